@@ -1,0 +1,106 @@
+"""Named virtual-phone presets: what the simulated phone claims to be and how its battery behaves.
+
+Every figure names its source. Keys marked (S) are secondary-source measurements, (C) published
+claims, (D) our own assumption; perf_anchors.md section 3 is the project's copy of those sources.
+Everything a vphone reports is simulated and labelled so (``getprop edgecl.vphone`` = 1).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from pipeline.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class PhonePreset:
+    """Identity, size and power model of one simulated phone."""
+
+    name: str
+    model: str
+    product: str
+    device: str
+    manufacturer: str
+    sdk: int
+    abi: str
+    cores: int
+    ram_bytes: int
+    battery_mah: float           # design capacity
+    idle_w: float                # whole-phone power with the CPU idle (screen off, radios idle)
+    active_w_per_core: float     # extra power per fully busy core
+    max_soc_w: float             # cap on CPU power however many cores are busy
+    charge_ma: float             # charger current into the phone while plugged
+    current_unit: str            # "uA" or "mA" in current_now
+    current_positive_when: str   # "charging" or "discharging"
+    gauge_period_s: float        # fuel gauge refresh of current_now / charge_counter / capacity
+    gauge_noise_ma: float        # 1-sigma noise on each published current sample
+    unplug_stops_charging: bool  # real phones: False (unplug only fakes "no charger")
+    sources: dict[str, str] = field(default_factory=dict)
+
+    def with_overrides(self, **changes: object) -> "PhonePreset":
+        unknown = sorted(set(changes) - set(self.__dataclass_fields__))
+        if unknown:
+            raise ConfigError([f"unknown vphone preset field {k!r}" for k in unknown], "vphone preset")
+        return replace(self, **changes)
+
+
+_GIB = 1024 ** 3
+_SD888 = ("perf_anchors.md s3: SD888 SPECint 1 core, A78 1.88 W / X1 3.35 W (S, tekfiz.com, "
+          "Golden Reviewer); S21U PCMark system peak ~9 W (C, anandtech.com/show/16463 p.5)")
+_IDLE = "(D) assumption: ~0.6 W screen-off idle with adb attached; no anchor in perf_anchors.md"
+
+PRESETS: dict[str, PhonePreset] = {
+    "pixel7": PhonePreset(
+        name="pixel7", model="Pixel 7 (edgecl vphone)", product="panther", device="panther",
+        manufacturer="Google", sdk=34, abi="arm64-v8a", cores=8, ram_bytes=8 * _GIB,
+        battery_mah=4355.0, idle_w=0.6, active_w_per_core=1.88, max_soc_w=9.0, charge_ma=1500.0,
+        current_unit="uA", current_positive_when="charging", gauge_period_s=1.0,
+        gauge_noise_ma=15.0, unplug_stops_charging=True,
+        sources={
+            "battery_mah, ram, cores": "(C) Google Pixel 7 spec sheet (4355 mAh typical, 8 GB, 8 cores)",
+            "active_w_per_core, max_soc_w": _SD888 + " -- a mid core, used as the typical busy core",
+            "idle_w": _IDLE,
+            "current_unit/sign": "android.md B: Pixels report uA, Android convention positive into battery",
+            "charge_ma": "(D) USB-PD charging current at mid charge",
+            "gauge_period_s": "(D) shortened for tests/demo; real gauges refresh every ~1-30 s (android.md B2)",
+            "unplug_stops_charging": "(D) demo default so discharge is measurable; set False for a real phone",
+        }),
+    "galaxy_s21": PhonePreset(
+        name="galaxy_s21", model="SM-G998B (edgecl vphone)", product="p3sxxx", device="p3s",
+        manufacturer="samsung", sdk=33, abi="arm64-v8a", cores=8, ram_bytes=12 * _GIB,
+        battery_mah=5000.0, idle_w=0.7, active_w_per_core=1.88, max_soc_w=9.0, charge_ma=2000.0,
+        current_unit="mA", current_positive_when="charging", gauge_period_s=2.0,
+        gauge_noise_ma=20.0, unplug_stops_charging=True,
+        sources={
+            "battery_mah, ram": "(C) Samsung Galaxy S21 Ultra spec sheet (5000 mAh, 12 GB)",
+            "active_w_per_core, max_soc_w": _SD888,
+            "idle_w": _IDLE,
+            "current_unit": "android.md B: Samsung reports mA (home-assistant/android#2846)",
+            "charge_ma": "(D) 25 W charging at ~4 V, averaged",
+            "gauge_period_s": "(D) shortened for tests/demo (android.md B2)",
+            "unplug_stops_charging": "(D) demo default; set False for real-phone behaviour",
+        }),
+    "mi_a1": PhonePreset(
+        name="mi_a1", model="Mi A1 (edgecl vphone)", product="jasmine", device="tissot",
+        manufacturer="Xiaomi", sdk=29, abi="arm64-v8a", cores=8, ram_bytes=4 * _GIB,
+        battery_mah=3080.0, idle_w=0.5, active_w_per_core=0.6, max_soc_w=4.0, charge_ma=1000.0,
+        current_unit="uA", current_positive_when="discharging", gauge_period_s=2.0,
+        gauge_noise_ma=25.0, unplug_stops_charging=False,
+        sources={
+            "battery_mah, ram": "(C) Xiaomi Mi A1 spec sheet (3080 mAh, 4 GB)",
+            "current_unit/sign": "android.md B: Mi A1 reports uA, positive when discharging (amps#1)",
+            "active_w_per_core, max_soc_w": "(D) Cortex-A53 class core, well below the SD888 anchors",
+            "idle_w": _IDLE,
+            "charge_ma": "(D) 5 V / 2 A charger, averaged",
+            "unplug_stops_charging": "android.md B: unplug does not stop charging on a real phone",
+        }),
+}
+
+DEFAULT_PRESET = "pixel7"
+
+
+def get_preset(name: str) -> PhonePreset:
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise ConfigError(f"unknown vphone preset {name!r}; expected one of {sorted(PRESETS)}",
+                          "vphone --preset") from None

@@ -1,0 +1,53 @@
+"""Models by short name. Every builder takes the same arguments, so a spec picks one by ``kind``."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from torch import nn
+
+from pipeline.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class ModelArgs:
+    """What every builder receives: the sample shape (C, H, W) / (C, T) / (F,), classes, norm, width."""
+
+    input_shape: tuple[int, ...]
+    num_classes: int
+    norm: str = "none"
+    width: int = 0
+    hidden: tuple[int, ...] = (100, 100)
+
+
+Builder = Callable[[ModelArgs], nn.Module]
+_REGISTRY: dict[str, Builder] = {}
+
+
+def register(name: str) -> Callable[[Builder], Builder]:
+    def deco(fn: Builder) -> Builder:
+        _REGISTRY[name] = fn
+        return fn
+
+    return deco
+
+
+def model_names() -> list[str]:
+    return sorted(_REGISTRY)
+
+
+def build_model(kind: str, args: ModelArgs) -> nn.Module:
+    """Build a registered model; unknown names raise a ``ConfigError`` listing the known ones."""
+    from models import cnn, cnn1d, mlp, mobilenet, resnet  # noqa: F401  (registration)
+
+    if kind not in _REGISTRY:
+        raise ConfigError(f"model.kind: unknown model {kind!r} (known: {', '.join(model_names())})")
+    return _REGISTRY[kind](args)
+
+
+def maskable_layers(model: nn.Module) -> list[str]:
+    """Names of the layers SparCL masks by default: each model lists its own in ``maskable``."""
+    names = getattr(model, "maskable", None)
+    if names is None:
+        return [n for n, m in model.named_modules() if isinstance(m, (nn.Conv1d, nn.Conv2d, nn.Linear))][:-1]
+    return list(names)

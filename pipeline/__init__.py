@@ -1,0 +1,1 @@
+"""Host side of edgecl: config, datasets, CL reference training, SparCL, export, Miro, experiments, reports."""

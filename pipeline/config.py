@@ -1,0 +1,215 @@
+"""The experiment spec: one TOML file per experiment, validated into typed dataclasses.
+
+Every table maps to a dataclass below; ``kind`` keys pick from closed registries. ``load_spec``
+reports every problem at once (as a ``ConfigError``, exit code 2) before any work starts.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pipeline.config_schema import build, spec_field, to_dict
+from pipeline.errors import ConfigError
+
+DATASETS = ("digits", "fashion_mnist", "mnist", "cifar10", "cifar100", "fsdd", "watch")
+MODELS = ("mlp", "small_cnn", "resnet18_reduced", "resnet18", "mobilenet", "cnn1d")
+METHODS = ("finetune", "joint", "er", "derpp")
+RUNTIMES = ("executorch", "ort", "torch")
+
+
+@dataclass
+class DataSpec:
+    """Which real dataset, and how it is cut into class-incremental tasks."""
+
+    kind: str = spec_field("digits", choices=DATASETS)
+    root: Path | None = spec_field(None, must_exist=True, doc="folder with IDX files or CIFAR pickle batches")
+    tasks: int = spec_field(5, ge=1, le=100)
+    classes_per_task: int = spec_field(2, ge=1, le=100)
+    class_order: str = spec_field("natural", choices=("natural", "seeded"))
+    test_fraction: float = spec_field(0.25, gt=0.0, lt=1.0, doc="held-out share for sets without a test split")
+    max_train_per_class: int = spec_field(0, ge=0, doc="0 = all; caps per-class training samples for quick runs")
+    max_test_per_class: int = spec_field(0, ge=0)
+    normalize: bool = spec_field(True)
+
+
+@dataclass
+class ModelSpec:
+    """Backbone by registry name; options common to every model."""
+
+    kind: str = spec_field("mlp", choices=MODELS)
+    norm: str = spec_field("none", choices=("none", "batch"))
+    width: int = spec_field(0, ge=0, doc="0 = the model's default width (e.g. nf=20 for resnet18_reduced)")
+    hidden: list[int] = spec_field(default_factory=lambda: [100, 100])
+
+
+@dataclass
+class TrainSpec:
+    """The continual-learning recipe (mammoth/SparCL semantics)."""
+
+    method: str = spec_field("derpp", choices=METHODS)
+    epochs: int = spec_field(5, ge=1, le=1000)
+    batch_size: int = spec_field(32, ge=1, le=4096)
+    buffer_batch_size: int = spec_field(32, ge=1, le=4096)
+    lr: float = spec_field(0.03, gt=0.0, le=10.0)
+    optimizer: str = spec_field("sgd", choices=("sgd", "adamw"))
+    momentum: float = spec_field(0.0, ge=0.0, lt=1.0)
+    weight_decay: float = spec_field(0.0, ge=0.0)
+    buffer_size: int = spec_field(200, ge=0)
+    alpha: float = spec_field(0.1, ge=0.0, doc="DER++ logit-replay weight")
+    beta: float = spec_field(0.5, ge=0.0, doc="DER++ label-replay weight")
+    current_task_logits_only: bool = spec_field(True, doc="current-task CE over the task's logits only (SparCL)")
+
+
+@dataclass
+class SparclSpec:
+    """SparCL: task-aware dynamic masking (TDM), dynamic data removal (DDR), gradient masking (DGM)."""
+
+    enabled: bool = spec_field(False)
+    sparsity: float = spec_field(0.75, ge=0.0, lt=1.0)
+    structured: bool = spec_field(False, doc="channel masks, so the exported program is physically smaller")
+    layers: str = spec_field("auto", doc="'auto' = the model's default maskable layers, else a regex on module names")
+    tdm: bool = spec_field(True)
+    tdm_lambda: float = spec_field(0.5, ge=0.0)
+    tdm_update_every: float = spec_field(0.1, gt=0.0, le=1.0, doc="mask update period, fraction of a task's epochs")
+    tdm_swap: float = spec_field(0.01, ge=0.0, lt=1.0, doc="density swapped at each update")
+    tdm_freeze_after: float = spec_field(0.9, gt=0.0, le=1.0, doc="fraction of a task after which masks freeze")
+    ddr: bool = spec_field(True)
+    ddr_fraction: float = spec_field(0.3, ge=0.0, lt=1.0, doc="share of a task's data removed in total")
+    ddr_steps: list[float] = spec_field(default_factory=lambda: [0.1, 0.2, 0.3, 0.4])
+    dgm: bool = spec_field(True)
+    dgm_ratio: float = spec_field(0.8, ge=0.0, lt=1.0, doc="share of SURVIVING weights whose gradient is masked")
+    dgm_period: int = spec_field(30, ge=1)
+
+
+@dataclass
+class ExportSpec:
+    """How the training program is exported for the device."""
+
+    runtime: str = spec_field("executorch", choices=RUNTIMES)
+    optimizer: str = spec_field("sgd", choices=("sgd", "adamw"))
+    fast_passes: bool = spec_field(True, doc="ExecuTorch: rewrite convolutions onto fast kernels")
+    out: Path | None = spec_field(None)
+
+
+@dataclass
+class ReplaySpec:
+    """Miro's memory hierarchy on the device: episodic memory and stream buffer in RAM, the rest on flash."""
+
+    em_size: int = spec_field(200, ge=0)
+    sb_size: int = spec_field(400, ge=1)
+    swap_ratio: float = spec_field(0.0, ge=0.0, le=1.0)
+    swap_period: int = spec_field(1, ge=1, doc="swap after every N-th iteration")
+    storage_budget_mb: float = spec_field(256.0, gt=0.0)
+
+
+@dataclass
+class DeviceSpec:
+    """Where the experiment runs."""
+
+    serial: str = spec_field("", doc="adb serial; empty = ANDROID_SERIAL or the only device")
+    vphone: bool = spec_field(False, doc="start a virtual phone for this run")
+    vphone_preset: str = spec_field("pixel7")
+    profile: Path | None = spec_field(None, must_exist=True, doc="TOML overriding probed profile fields")
+    checkpoint_every: int = spec_field(0, ge=0, doc="steps between checkpoints, 0 = task end only")
+
+
+@dataclass
+class PowerSpec:
+    """Power sampling during device runs."""
+
+    enabled: bool = spec_field(True)
+    rate_hz: float = spec_field(10.0, gt=0.0, le=1000.0)
+    unplug: bool = spec_field(True, doc="dumpsys battery unplug before, reset after (always)")
+    allow_charging: bool = spec_field(False, doc="report energy even where samples show charging")
+    idle_seconds: float = spec_field(3.0, ge=0.0, doc="idle baseline measured before the run")
+
+
+@dataclass
+class MiroSpec:
+    """Miro's online tuner (host side, from on-device measurements)."""
+
+    enabled: bool = spec_field(False)
+    start_task: int = spec_field(2, ge=1, doc="profile from this task on (1-based)")
+    em_sizes: list[int] = spec_field(default_factory=lambda: [50, 100, 200, 400])
+    sb_sizes: list[int] = spec_field(default_factory=lambda: [100, 200, 400])
+    swap_ratios: list[float] = spec_field(default_factory=lambda: [0.25])
+    subset_fraction: float = spec_field(0.2, gt=0.0, le=1.0)
+    profile_epochs: int = spec_field(1, ge=1)
+    sample_fraction: float = spec_field(1.0, gt=0.0, le=1.0)
+    search: str = spec_field("grid", choices=("grid", "random", "halving"))
+    scorer: str = spec_field("cutline", choices=("cutline", "weighted", "lowest_energy", "highest_accuracy"))
+    cutline: float = spec_field(0.5, gt=0.0, le=1.0)
+    energy: str = spec_field("measured", choices=("measured", "proxy"))
+    battery_low: float = spec_field(20.0, ge=0.0, le=100.0, doc="battery %% below which energy weighs more")
+
+
+@dataclass
+class ExperimentSpec:
+    """One experiment: data -> model -> recipe (-> SparCL) -> export -> device -> Miro -> report."""
+
+    name: str = spec_field("experiment")
+    seed: int = spec_field(0, ge=0)
+    data: DataSpec = field(default_factory=DataSpec)
+    model: ModelSpec = field(default_factory=ModelSpec)
+    train: TrainSpec = field(default_factory=TrainSpec)
+    sparcl: SparclSpec = field(default_factory=SparclSpec)
+    export: ExportSpec = field(default_factory=ExportSpec)
+    replay: ReplaySpec = field(default_factory=ReplaySpec)
+    device: DeviceSpec = field(default_factory=DeviceSpec)
+    power: PowerSpec = field(default_factory=PowerSpec)
+    miro: MiroSpec = field(default_factory=MiroSpec)
+
+    def to_dict(self) -> dict[str, Any]:
+        return to_dict(self)
+
+    def digest(self) -> str:
+        """A stable hash of the resolved spec (cache keys, result folders)."""
+        blob = json.dumps(self.to_dict(), sort_keys=True).encode()
+        return hashlib.sha256(blob).hexdigest()[:16]
+
+
+def _cross_checks(spec: ExperimentSpec) -> list[str]:
+    problems: list[str] = []
+    if spec.sparcl.ddr_steps and any(not 0.0 < s < 1.0 for s in spec.sparcl.ddr_steps):
+        problems.append("sparcl.ddr_steps: expected fractions of a task's epochs in (0, 1)")
+    if spec.data.kind in ("fashion_mnist", "mnist", "cifar10", "cifar100") and spec.data.kind.startswith("cifar") and spec.data.root is None:
+        problems.append(f"data.root: dataset {spec.data.kind!r} needs the folder of its python pickle batches")
+    if spec.miro.enabled and not spec.miro.em_sizes:
+        problems.append("miro.em_sizes: expected at least one candidate EM size")
+    if spec.miro.enabled and not spec.miro.sb_sizes:
+        problems.append("miro.sb_sizes: expected at least one candidate SB size")
+    return problems
+
+
+def parse_spec(table: dict[str, Any], source: str = "spec") -> ExperimentSpec:
+    """Validate an already-parsed table; raise ``ConfigError`` listing every problem."""
+    spec, problems = build(ExperimentSpec, table)
+    if spec is not None:
+        problems += _cross_checks(spec)
+    if problems or spec is None:
+        raise ConfigError(problems, source=source)
+    return spec
+
+
+def load_spec(path: str | Path, overrides: dict[str, Any] | None = None) -> ExperimentSpec:
+    """Read and validate a spec file; ``overrides`` are dotted keys (``train.epochs``) set on top."""
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError(f"spec file {str(path)!r} does not exist", source=str(path))
+    try:
+        table = tomllib.loads(path.read_text())
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"not valid TOML: {exc}", source=str(path)) from None
+    for dotted, value in (overrides or {}).items():
+        node = table
+        *parents, leaf = dotted.split(".")
+        for p in parents:
+            node = node.setdefault(p, {})
+            if not isinstance(node, dict):
+                raise ConfigError(f"{dotted}: {p!r} is not a table", source=str(path))
+        node[leaf] = value
+    return parse_spec(table, source=str(path))
