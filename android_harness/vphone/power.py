@@ -1,0 +1,172 @@
+"""Power model of a vphone: idle power plus active power per busy core, from the CPU time its own
+processes really use, integrated into a battery whose counters a fuel gauge publishes on a period.
+
+Which processes are "its own": every shell the daemon spawns carries ``EDGECL_VPHONE_SERIAL=<serial>``
+in its environment, which survives setsid/nohup; children of a marked process count too (a child
+may clear its environment). All figures are simulated (presets.py names their sources).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import time
+from dataclasses import dataclass, field
+
+from android_harness.vphone.home import VphoneHome, write_atomic
+from android_harness.vphone.presets import PhonePreset
+
+MARKER_ENV = "EDGECL_VPHONE_SERIAL"
+TICK_S = 0.5
+_CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: str) -> tuple[int, int, int] | None:
+    """(ppid, starttime, utime+stime ticks) from /proc/<pid>/stat, or None if it vanished."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            raw = f.read()
+    except OSError:
+        return None
+    rest = raw[raw.rfind(b")") + 2:].split()
+    return int(rest[1]), int(rest[19]), int(rest[11]) + int(rest[12])
+
+
+class CpuMeter:
+    """CPU seconds used by the marked processes since the previous ``sample()``."""
+
+    def __init__(self, serial: str) -> None:
+        self._needle = f"{MARKER_ENV}={serial}\0".encode()
+        self._ours: dict[tuple[int, int], bool] = {}     # (pid, starttime) -> marked?
+        self._last: dict[tuple[int, int], int] = {}      # (pid, starttime) -> cpu ticks
+
+    def _marked(self, pid: int) -> bool:
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                return self._needle in f.read() + b"\0"
+        except OSError:
+            return False
+
+    def sample(self) -> float:
+        procs: dict[int, tuple[int, int, int]] = {}
+        for name in os.listdir("/proc"):
+            if name.isdigit() and (st := _stat(name)) is not None:
+                procs[int(name)] = st
+        known = {}
+        for pid, (_ppid, start, _cpu) in procs.items():
+            key = (pid, start)
+            if key not in self._ours:
+                self._ours[key] = self._marked(pid)
+            known[pid] = self._ours[key]
+        changed = True
+        while changed:                     # children of marked processes are ours too
+            changed = False
+            for pid, (ppid, start, _cpu) in procs.items():
+                if not known[pid] and known.get(ppid):
+                    known[pid] = self._ours[(pid, start)] = True
+                    changed = True
+        ticks, now = 0, {}
+        for pid, (_ppid, start, cpu) in procs.items():
+            if known[pid]:
+                key = (pid, start)
+                ticks += cpu - self._last.get(key, 0)
+                now[key] = cpu
+        self._last = now
+        alive = {(pid, st[1]) for pid, st in procs.items()}
+        self._ours = {k: v for k, v in self._ours.items() if k in alive}
+        return max(ticks, 0) / _CLK_TCK
+
+
+@dataclass
+class BatteryModel:
+    """Battery state advanced by ``step``; ``publish`` writes what a fuel gauge would report."""
+
+    preset: PhonePreset
+    home: VphoneHome
+    seed: int = 0
+    soc_start: float = 0.8
+    charge_uah: float = field(init=False)
+    temp_c: float = 30.0
+    _acc_charge_as: float = 0.0     # net ampere-seconds into the battery since the last publish
+    _acc_s: float = 0.0
+    _last_power_w: float = 0.0
+    _last_busy: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.charge_uah = self.preset.battery_mah * 1000 * self.soc_start
+        self._rng = random.Random(self.seed)
+
+    @property
+    def soc(self) -> float:
+        return self.charge_uah / (self.preset.battery_mah * 1000)
+
+    def ocv_v(self) -> float:
+        return 3.45 + 0.75 * self.soc
+
+    def charging(self, ctl: dict) -> bool:
+        unplugged = bool(ctl.get("unplugged")) and self.preset.unplug_stops_charging
+        return not unplugged and self.soc < 0.999
+
+    def step(self, dt: float, cpu_s: float, ctl: dict) -> None:
+        p = self.preset
+        busy = min(cpu_s / dt, p.cores) if dt > 0 else 0.0
+        power_w = p.idle_w + min(busy * p.active_w_per_core, p.max_soc_w)
+        load_a = power_w / self.ocv_v()
+        charge_a = (p.charge_ma / 1000) * min(1.0, (1 - self.soc) * 20) if self.charging(ctl) else 0.0
+        net_a = charge_a - load_a
+        cap = p.battery_mah * 1000
+        self.charge_uah = min(max(self.charge_uah + net_a * 1e6 * dt / 3600, 0.0), cap)
+        self.temp_c += (28.0 + 1.5 * power_w - self.temp_c) * min(dt / 60.0, 1.0)
+        self._acc_charge_as += net_a * dt
+        self._acc_s += dt
+        self._last_power_w, self._last_busy = power_w, busy
+
+    def publish(self, ctl: dict) -> None:
+        p = self.preset
+        avg_a = self._acc_charge_as / self._acc_s if self._acc_s else 0.0
+        self._acc_charge_as = self._acc_s = 0.0
+        avg_a += self._rng.gauss(0.0, p.gauge_noise_ma / 1000)
+        signed = avg_a if p.current_positive_when == "charging" else -avg_a
+        current = signed * (1e6 if p.current_unit == "uA" else 1e3)
+        volts = self.ocv_v() + avg_a * 0.1
+        if self.charging(ctl):
+            status = "Charging"
+        else:
+            status = "Full" if self.soc >= 0.999 and not ctl.get("unplugged") else "Discharging"
+        d = self.home.battery_dir
+        write_atomic(d / "current_now", f"{int(round(current))}\n")
+        write_atomic(d / "voltage_now", f"{int(volts * 1e6)}\n")
+        write_atomic(d / "charge_counter", f"{int(self.charge_uah)}\n")
+        write_atomic(d / "capacity", f"{int(round(self.soc * 100))}\n")
+        write_atomic(d / "status", f"{status}\n")
+        write_atomic(d / "temp", f"{int(self.temp_c * 10)}\n")
+        write_atomic(self.home.thermal_temp, f"{int(self.temp_c * 1000)}\n")
+        write_atomic(self.home.run / "power_model.json", json.dumps({
+            "simulated": True, "time": time.time(), "power_w": round(self._last_power_w, 4),
+            "busy_cores": round(self._last_busy, 3), "charging": self.charging(ctl)}))
+
+
+def read_ctl(home: VphoneHome) -> dict:
+    try:
+        return json.loads((home.run / "battery_ctl.json").read_text())
+    except (OSError, ValueError):
+        return {"unplugged": False, "set": {}}
+
+
+async def run_power_model(model: BatteryModel, meter: CpuMeter, gauge_period_s: float) -> None:
+    """Tick forever: sample CPU (in a thread, /proc scans must not stall adb streams), step, publish."""
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(None, meter.sample)
+    model.publish(read_ctl(model.home))
+    last = last_pub = time.monotonic()
+    while True:
+        await asyncio.sleep(min(TICK_S, gauge_period_s))
+        cpu_s = await loop.run_in_executor(None, meter.sample)
+        now = time.monotonic()
+        ctl = read_ctl(model.home)
+        model.step(now - last, cpu_s, ctl)
+        last = now
+        if now - last_pub >= gauge_period_s:
+            await loop.run_in_executor(None, model.publish, ctl)
+            last_pub = now
