@@ -34,6 +34,7 @@ class DataSpec:
     max_train_per_class: int = spec_field(0, ge=0, doc="0 = all; caps per-class training samples for quick runs")
     max_test_per_class: int = spec_field(0, ge=0)
     normalize: bool = spec_field(True)
+    seq_len: int = spec_field(0, ge=0, le=10000, doc="sequence sets: frames per sample (0 = default: fsdd 40 MFCC frames, watch 100 IMU steps)")
 
 
 @dataclass
@@ -81,7 +82,11 @@ class SparclSpec:
     ddr_fraction: float = spec_field(0.3, ge=0.0, lt=1.0, doc="share of a task's data removed in total")
     ddr_steps: list[float] = spec_field(default_factory=lambda: [0.1, 0.2, 0.3, 0.4])
     dgm: bool = spec_field(True)
-    dgm_ratio: float = spec_field(0.8, ge=0.0, lt=1.0, doc="share of SURVIVING weights whose gradient is masked")
+    dgm_ratio: float = spec_field(
+        0.2, ge=0.0, lt=1.0,
+        doc="share of SURVIVING weights whose gradient is masked; 0.2 = the reference's 80th percentile "
+            "over all weights at sparsity 0.75 (see pipeline/sparcl/core/dgm.py)",
+    )
     dgm_period: int = spec_field(30, ge=1)
 
 
@@ -140,11 +145,25 @@ class MiroSpec:
     subset_fraction: float = spec_field(0.2, gt=0.0, le=1.0)
     profile_epochs: int = spec_field(1, ge=1)
     sample_fraction: float = spec_field(1.0, gt=0.0, le=1.0)
-    search: str = spec_field("grid", choices=("grid", "random", "halving"))
+    search: str = spec_field("grid", choices=("grid", "random", "weighted_random", "halving"))
     scorer: str = spec_field("cutline", choices=("cutline", "weighted", "lowest_energy", "highest_accuracy"))
     cutline: float = spec_field(0.5, gt=0.0, le=1.0)
     energy: str = spec_field("measured", choices=("measured", "proxy"))
     battery_low: float = spec_field(20.0, ge=0.0, le=100.0, doc="battery %% below which energy weighs more")
+    grid: str = spec_field("custom", choices=("custom", "cifar100", "urbansound8k", "dsads"),
+                           doc="'custom' = em_sizes x sb_sizes; else the authors' grid scaled to the task size")
+    swap_periods: list[int] = spec_field(default_factory=lambda: [1])
+    sparsities: list[float] = spec_field(default_factory=list, doc="SparCL sparsities to tune jointly (empty = not tuned)")
+    ddr_fractions: list[float] = spec_field(default_factory=list, doc="SparCL DDR fractions to tune jointly (empty = not tuned)")
+    checkpoint_epochs: int = spec_field(1, ge=0, doc="epochs of the shared mini-checkpoint on the subset (0 = none)")
+    budget_epochs: int = spec_field(0, ge=0, doc="halving: profiling epochs per task (0 = half of the grid's)")
+    halving_eta: int = spec_field(2, ge=2, le=8)
+    acc_weight: float = spec_field(0.5, ge=0.0, doc="weighted scorer: accuracy coefficient")
+    energy_weight: float = spec_field(0.5, ge=0.0, doc="weighted scorer: energy coefficient")
+    battery_critical: float = spec_field(10.0, ge=0.0, le=100.0, doc="battery %% below which the cheapest candidates win")
+    thermal_temp_c: float = spec_field(45.0, gt=0.0, doc="temperature treated as thermal throttling")
+    mem_pressure: float = spec_field(0.15, gt=0.0, lt=1.0, doc="MemAvailable/MemTotal below which the space shrinks")
+    ram_share: float = spec_field(0.25, gt=0.0, le=1.0, doc="share of MemAvailable EM + SB may occupy")
 
 
 @dataclass

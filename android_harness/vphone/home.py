@@ -88,6 +88,8 @@ def create_home(root: Path, preset: PhonePreset, serial: str) -> VphoneHome:
         d.mkdir(parents=True, exist_ok=True)
     write_atomic(home.root / "props.json", json.dumps(props_for(preset, home.root, serial), indent=1))
     write_atomic(home.meminfo, meminfo_text(preset.ram_bytes))
+    write_atomic(home.battery_dir / "type", "Battery\n")
+    write_atomic(home.thermal_temp.parent / "type", "battery\n")
     write_atomic(home.run / "battery_ctl.json", json.dumps({"unplugged": False, "set": {}}))
     py = shlex.quote(sys.executable)
     for tool in ("getprop", "dumpsys", "cmd"):

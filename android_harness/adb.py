@@ -1,0 +1,339 @@
+"""The one module that talks to adbutils: server address, device transport, shell, sync.
+
+adbutils' exceptions never leave this module; they become ``AdbError``/``AdbTimeout``/``DeviceError``
+naming the device. Shell uses the v2 protocol (real exit codes, separate stderr). Sync push/pull
+are done here over the adb server's ``sync:`` service with 64 KiB DATA chunks and many files per
+connection (adbutils' own push writes 4 KiB chunks, one connection per file).
+"""
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import stat as statmod
+import struct
+import subprocess
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO, Callable, Iterator, Sequence
+
+import adbutils
+from adbutils import errors as adb_errors
+
+from android_harness.shell_quote import to_shell
+from pipeline.errors import AdbError, AdbTimeout, DeviceError
+
+DEFAULT_TIMEOUT_S = 60.0
+IDEMPOTENT_RETRIES = 2          # extra attempts for calls that are safe to repeat
+RETRY_BACKOFF_S = 0.3
+SYNC_CHUNK = 64 * 1024
+SERVER_START_TIMEOUT_S = 15.0
+_TRANSPORT_ERRORS = (adb_errors.AdbError, ConnectionError, EOFError, OSError)
+
+
+@dataclass(frozen=True)
+class ServerAddress:
+    """Where the adb server listens: ``ADB_SERVER_SOCKET=tcp:host:port`` or
+    ``ANDROID_ADB_SERVER_HOST``/``ANDROID_ADB_SERVER_PORT``, default 127.0.0.1:5037."""
+
+    host: str = "127.0.0.1"
+    port: int = 5037
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> "ServerAddress":
+        env = dict(os.environ) if env is None else env
+        sock = env.get("ADB_SERVER_SOCKET", "")
+        if sock:
+            parts = sock.split(":")
+            if parts[0] != "tcp" or not parts[-1].isdigit() or len(parts) not in (2, 3):
+                raise DeviceError(None, f"ADB_SERVER_SOCKET={sock!r}: expected tcp:HOST:PORT or tcp:PORT")
+            return cls(parts[1] if len(parts) == 3 else "127.0.0.1", int(parts[-1]))
+        port = env.get("ANDROID_ADB_SERVER_PORT", "5037")
+        if not port.isdigit():
+            raise DeviceError(None, f"ANDROID_ADB_SERVER_PORT={port!r}: expected a port number")
+        return cls(env.get("ANDROID_ADB_SERVER_HOST", "127.0.0.1"), int(port))
+
+    def client(self) -> adbutils.AdbClient:
+        return adbutils.AdbClient(host=self.host, port=self.port)
+
+    def is_up(self) -> bool:
+        try:
+            with socket.create_connection((self.host, self.port), timeout=1.0):
+                return True
+        except OSError:
+            return False
+
+
+@dataclass(frozen=True)
+class ShellResult:
+    cmd: str
+    stdout: str
+    stderr: str
+    exit_code: int
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0
+
+
+@dataclass(frozen=True)
+class RemoteStat:
+    path: str
+    mode: int
+    size: int
+    mtime: int
+
+    @property
+    def exists(self) -> bool:
+        return self.mode != 0 or self.mtime != 0
+
+    @property
+    def is_dir(self) -> bool:
+        return statmod.S_ISDIR(self.mode)
+
+
+@dataclass(frozen=True)
+class DeviceEntry:
+    """One line of ``adb devices -l``; ``state`` is device, offline, unauthorized, ..."""
+
+    serial: str
+    state: str
+    model: str = ""
+    product: str = ""
+    transport_id: int | None = None
+
+
+def adb_binary() -> str:
+    """The adb CLI shipped inside adbutils (adb 36)."""
+    return adbutils.adb_path()
+
+
+def start_private_server(port: int) -> subprocess.Popen:
+    """An adb server on its own port, in the foreground so the caller owns its PID."""
+    proc = subprocess.Popen([adb_binary(), "-L", f"tcp:{port}", "server", "nodaemon"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    addr = ServerAddress("127.0.0.1", port)
+    deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+    while not addr.is_up():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise DeviceError(None, f"adb server on port {port} did not start (exit {proc.poll()})")
+        time.sleep(0.05)
+    return proc
+
+
+def list_devices(server: ServerAddress) -> list[DeviceEntry]:
+    """All devices the server knows, offline and unauthorized ones included."""
+    try:
+        infos = server.client().list(extended=True)
+    except _TRANSPORT_ERRORS as e:
+        raise DeviceError(None, f"adb server {server.host}:{server.port} unreachable: {e}") from e
+    return [DeviceEntry(i.serial, i.state, i.tags.get("model", ""), i.tags.get("product", ""),
+                        i.transport_id) for i in infos]
+
+
+def connect(server: ServerAddress, addr: str, timeout: float = 10.0) -> None:
+    """``adb connect addr`` (a vphone or a phone over TCP)."""
+    try:
+        out = server.client().connect(addr, timeout=timeout)
+    except _TRANSPORT_ERRORS as e:
+        raise DeviceError(addr, f"adb connect failed: {e}") from e
+    if "connected" not in out:
+        raise DeviceError(addr, f"adb connect failed: {out.strip()}")
+
+
+def disconnect(server: ServerAddress, addr: str) -> None:
+    """Forget ``addr``; a no-op when no server runs (adbutils would start one)."""
+    if not server.is_up():
+        return
+    try:
+        server.client().disconnect(addr)
+    except _TRANSPORT_ERRORS:
+        pass
+
+
+class Adb:
+    """adb access to one device: shell (v2), batched shell, push/pull/stat over sync."""
+
+    def __init__(self, serial: str, server: ServerAddress | None = None) -> None:
+        self.serial = serial
+        self.server = server or ServerAddress.from_env()
+        self._dev = self.server.client().device(serial=serial)
+
+    def __repr__(self) -> str:
+        return f"Adb({self.serial!r}, {self.server.host}:{self.server.port})"
+
+    def _retrying(self, what: str, fn: Callable[[], object], idempotent: bool, timeout: float):
+        attempts = 1 + (IDEMPOTENT_RETRIES if idempotent else 0)
+        for attempt in range(attempts):
+            try:
+                return fn()
+            except (adb_errors.AdbTimeout, socket.timeout, TimeoutError) as e:
+                raise AdbTimeout(self.serial, what, timeout) from e
+            except _TRANSPORT_ERRORS as e:
+                if attempt + 1 == attempts:
+                    raise AdbError(self.serial, what, None, stderr=str(e)) from e
+                time.sleep(RETRY_BACKOFF_S * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    def shell(self, cmd: str | Sequence[str], timeout: float = DEFAULT_TIMEOUT_S, check: bool = True,
+              idempotent: bool = False) -> ShellResult:
+        """Run ``cmd`` (a list is quoted word by word); ``check`` raises AdbError on non-zero exit.
+        A timeout closes the stream, which kills the command on the device."""
+        text = to_shell(cmd)
+        raw = self._retrying(text, lambda: self._dev.shell2(text, timeout=timeout, v2=True,
+                                                            encoding=None), idempotent, timeout)
+        res = ShellResult(text, raw.stdout.decode("utf-8", "replace"),
+                          raw.stderr.decode("utf-8", "replace"), raw.returncode)
+        if check and not res.ok:
+            raise AdbError(self.serial, text, res.exit_code, res.stdout, res.stderr)
+        return res
+
+    def batch(self, cmds: Sequence[str | Sequence[str]], timeout: float = DEFAULT_TIMEOUT_S,
+              check: bool = True, idempotent: bool = False) -> list[ShellResult]:
+        """Several commands in ONE shell round trip, each with its own stdout, stderr and exit code
+        (each runs in a subshell with stdin from /dev/null, so ``exit`` cannot end the batch)."""
+        if not cmds:
+            return []
+        nonce = secrets.token_hex(8)
+        texts = [to_shell(c) for c in cmds]
+        script = "\n".join(
+            f"printf '%s\\n' '{nonce}:B:{i}'; printf '%s\\n' '{nonce}:B:{i}' >&2; "
+            f"( {t}\n) </dev/null; printf '\\n{nonce}:R:{i}:%d\\n' $?; printf '\\n' >&2"
+            for i, t in enumerate(texts))
+        whole = self.shell(script, timeout=timeout, check=False, idempotent=idempotent)
+        results = []
+        for i, text in enumerate(texts):
+            out = _between(whole.stdout, f"{nonce}:B:{i}\n", f"\n{nonce}:R:{i}:")
+            rc_text = whole.stdout.split(f"\n{nonce}:R:{i}:", 1)[-1].split("\n", 1)[0]
+            if out is None or not rc_text.isdigit():
+                raise AdbError(self.serial, text, whole.exit_code, whole.stdout, whole.stderr
+                               or "batch output truncated")
+            err = _between(whole.stderr, f"{nonce}:B:{i}\n", f"{nonce}:B:{i + 1}\n")
+            err = (err if err is not None else whole.stderr.split(f"{nonce}:B:{i}\n", 1)[-1])
+            results.append(ShellResult(text, out, err[:-1] if err.endswith("\n") else err, int(rc_text)))
+        if check:
+            for r in results:
+                if not r.ok:
+                    raise AdbError(self.serial, r.cmd, r.exit_code, r.stdout, r.stderr)
+        return results
+
+    @contextmanager
+    def _sync(self, what: str) -> Iterator[socket.socket]:
+        try:
+            conn = self._dev.open_transport(timeout=DEFAULT_TIMEOUT_S)
+            conn.send_command("sync:")
+            conn.check_okay()
+        except (adb_errors.AdbTimeout, socket.timeout) as e:
+            raise AdbTimeout(self.serial, what, DEFAULT_TIMEOUT_S) from e
+        except _TRANSPORT_ERRORS as e:
+            raise AdbError(self.serial, what, None, stderr=str(e)) from e
+        try:
+            yield conn.conn
+        except (socket.timeout, TimeoutError) as e:
+            raise AdbTimeout(self.serial, what, DEFAULT_TIMEOUT_S) from e
+        except (ConnectionError, EOFError, OSError) as e:
+            raise AdbError(self.serial, what, None, stderr=f"sync connection lost: {e}") from e
+        finally:
+            conn.close()
+
+    def stat(self, remote: str) -> RemoteStat:
+        """lstat over sync; ``exists`` is False for a missing path."""
+        def run() -> RemoteStat:
+            with self._sync(f"stat {remote}") as s:
+                _send_request(s, b"STAT", remote)
+                ident, mode, size, mtime = struct.unpack("<4sIII", _recv_exact(s, 16))
+                if ident != b"STAT":
+                    raise AdbError(self.serial, f"stat {remote}", None, stderr=f"bad reply {ident!r}")
+                return RemoteStat(remote, mode, size, mtime)
+        return self._retrying(f"stat {remote}", run, True, DEFAULT_TIMEOUT_S)
+
+    def push_files(self, pairs: Sequence[tuple[Path | BinaryIO, str]], mode: int = 0o644,
+                   progress: Callable[[int], None] | None = None) -> int:
+        """Push ``(local, remote_path)`` pairs over one sync connection; parents are created on the
+        device. Returns bytes sent. A failed file raises AdbError naming it."""
+        total = 0
+        with self._sync(f"push {len(pairs)} files") as s:
+            for local, remote in pairs:
+                total += self._push_one(s, local, remote, mode, progress)
+        return total
+
+    def push(self, local: Path | BinaryIO, remote: str, mode: int = 0o644) -> int:
+        return self.push_files([(local, remote)], mode)
+
+    def _push_one(self, s: socket.socket, local: Path | BinaryIO, remote: str, mode: int,
+                  progress: Callable[[int], None] | None) -> int:
+        f = open(local, "rb") if isinstance(local, (str, Path)) else local
+        sent = 0
+        try:
+            _send_request(s, b"SEND", f"{remote},{statmod.S_IFREG | mode}")
+            while chunk := f.read(SYNC_CHUNK):
+                s.sendall(b"DATA" + struct.pack("<I", len(chunk)) + chunk)
+                sent += len(chunk)
+                if progress:
+                    progress(len(chunk))
+            s.sendall(b"DONE" + struct.pack("<I", int(time.time())))
+        finally:
+            if f is not local:
+                f.close()
+        reply, length = struct.unpack("<4sI", _recv_exact(s, 8))
+        if reply == b"FAIL":
+            msg = _recv_exact(s, length).decode("utf-8", "replace")
+            raise AdbError(self.serial, f"push {remote}", None, stderr=msg)
+        if reply != b"OKAY":
+            raise AdbError(self.serial, f"push {remote}", None, stderr=f"bad sync reply {reply!r}")
+        return sent
+
+    def pull(self, remote: str, local: Path) -> int:
+        """RECV ``remote`` into ``local`` (written to a temp name, then renamed)."""
+        tmp = local.with_name(f".{local.name}.part")
+        got = 0
+        with self._sync(f"pull {remote}") as s, open(tmp, "wb") as f:
+            _send_request(s, b"RECV", remote)
+            while True:
+                ident, length = struct.unpack("<4sI", _recv_exact(s, 8))
+                if ident == b"DATA":
+                    f.write(_recv_exact(s, length))
+                    got += length
+                elif ident == b"DONE":
+                    break
+                else:
+                    msg = _recv_exact(s, length).decode("utf-8", "replace") if ident == b"FAIL" else repr(ident)
+                    tmp.unlink(missing_ok=True)
+                    raise AdbError(self.serial, f"pull {remote}", None, stderr=msg)
+        os.replace(tmp, local)
+        return got
+
+    def features(self) -> set[str]:
+        return set(self._retrying("features", self._dev.get_features, True, 10.0).split(","))
+
+    def state(self) -> str:
+        return str(self._retrying("get-state", self._dev.get_state, True, 10.0))
+
+
+def _between(text: str, start: str, end: str) -> str | None:
+    i = text.find(start)
+    if i < 0:
+        return None
+    j = text.find(end, i + len(start))
+    return None if j < 0 else text[i + len(start): j]
+
+
+def _send_request(s: socket.socket, ident: bytes, path: str) -> None:
+    raw = path.encode("utf-8")
+    if len(raw) > 1024:
+        raise ValueError(f"remote path longer than 1024 bytes: {path[:60]}...")
+    s.sendall(ident + struct.pack("<I", len(raw)) + raw)
+
+
+def _recv_exact(s: socket.socket, n: int) -> bytes:
+    buf = bytearray()
+    while len(buf) < n:
+        chunk = s.recv(min(n - len(buf), 1 << 20))
+        if not chunk:
+            raise EOFError(f"sync connection closed after {len(buf)} of {n} bytes")
+        buf += chunk
+    return bytes(buf)

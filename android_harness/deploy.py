@@ -1,0 +1,173 @@
+"""Deploy an export's files to a device: push only what changed, verify, rename into place.
+
+Input is an export ``manifest.json`` (``{"format": "edgecl-manifest/1", "files": [{"path",
+"sha256", "size"}], ...}``; only ``files`` is read). Files land under
+``<storage_root>/models/<name>/``. Each file goes to a temp name, its sha256 is checked on the
+device and only then is it renamed over the final name, so an interrupted or corrupted push never
+leaves a wrong file under the real name; a final file whose hash does not match (corrupted later)
+is pushed again. Three shell round trips in total, plus one sync connection for the data.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from rich.progress import BarColumn, DownloadColumn, Progress, TransferSpeedColumn
+
+from android_harness.android_device import AndroidDevice
+from android_harness.shell_quote import quote
+from pipeline.errors import DataError, DeviceError
+
+TMP_SUFFIX = ".edgecl-tmp"
+MAX_ATTEMPTS = 3
+SPACE_MARGIN_BYTES = 16 * 1024 * 1024
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+
+@dataclass(frozen=True)
+class DeployFile:
+    rel: str            # path relative to the manifest folder == relative to the remote folder
+    local: Path
+    sha256: str
+    size: int
+
+
+@dataclass
+class DeployReport:
+    serial: str
+    remote_dir: str
+    pushed: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    redone: list[str] = field(default_factory=list)
+    bytes_moved: int = 0
+    seconds: float = 0.0
+    simulated: bool = False
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            h.update(block)
+    return h.hexdigest()
+
+
+def read_manifest(manifest: Path) -> list[DeployFile]:
+    """The manifest's files (checked against the local copies), then the manifest itself."""
+    try:
+        data = json.loads(manifest.read_text())
+        entries = data["files"]
+        if not isinstance(entries, list):
+            raise TypeError("files is not a list")
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise DataError(f"{manifest}: not a readable export manifest with a 'files' list ({e})") from e
+    problems, files = [], []
+    for i, entry in enumerate(entries):
+        try:
+            rel, digest, size = str(entry["path"]), str(entry["sha256"]).lower(), int(entry["size"])
+        except (KeyError, TypeError, ValueError):
+            problems.append(f"files[{i}]: expected path, sha256 and size")
+            continue
+        pure = PurePosixPath(rel)
+        if pure.is_absolute() or ".." in pure.parts or not rel or rel.endswith(TMP_SUFFIX):
+            problems.append(f"files[{i}].path {rel!r}: expected a relative path inside the export folder")
+            continue
+        if not _HEX64.match(digest):
+            problems.append(f"files[{i}].sha256: expected 64 hex digits")
+            continue
+        local = manifest.parent / rel
+        if not local.is_file() or local.stat().st_size != size:
+            problems.append(f"files[{i}] {rel}: local file missing or not {size} bytes")
+            continue
+        if _sha256(local) != digest:
+            problems.append(f"files[{i}] {rel}: local file does not match its sha256 (re-export?)")
+            continue
+        files.append(DeployFile(rel, local, digest, size))
+    if problems:
+        raise DataError(f"{manifest}: " + "; ".join(problems))
+    files.append(DeployFile(manifest.name, manifest, _sha256(manifest), manifest.stat().st_size))
+    return files
+
+
+def _parse_sha256sum(text: str) -> dict[str, str]:
+    out = {}
+    for line in text.splitlines():
+        parts = line.split(None, 1)
+        if len(parts) == 2 and _HEX64.match(parts[0]):
+            out[parts[1].lstrip("*")] = parts[0]
+    return out
+
+
+def _parse_df_available(text: str) -> int | None:
+    """Available bytes from ``df -k DIR`` (last line, 4th column in 1K blocks)."""
+    lines = [ln.split() for ln in text.strip().splitlines() if ln.strip()]
+    if len(lines) < 2 or len(lines[-1]) < 4 or not lines[-1][3].isdigit():
+        return None
+    return int(lines[-1][3]) * 1024
+
+
+def deploy(device: AndroidDevice, manifest: Path, name: str | None = None,
+           show_progress: bool = False) -> DeployReport:
+    """Push the manifest's files to ``<storage_root>/models/<name>/`` (name: the manifest's folder)."""
+    t0 = time.perf_counter()
+    files = read_manifest(manifest)
+    name = name or manifest.resolve().parent.name
+    if not re.match(r"^[A-Za-z0-9_.-]+$", name) or name in (".", ".."):
+        raise DataError(f"deploy name {name!r}: expected letters, digits, '_', '-' or '.'")
+    remote_dir = device.storage_path("models", name)
+    report = DeployReport(device.serial, remote_dir, simulated=device.profile.simulated)
+    rels = [f.rel for f in files]
+    _mk, df, sums = device.batch(
+        [["mkdir", "-p", remote_dir], ["df", "-k", remote_dir],
+         f"cd {quote(remote_dir)} && sha256sum -- {' '.join(quote(r) for r in rels)} 2>/dev/null; true"],
+        check=False, idempotent=True)
+    if not _mk.ok:
+        raise DeviceError(device.serial, f"cannot create {remote_dir}: {_mk.stderr.strip()}")
+    remote = _parse_sha256sum(sums.stdout)
+    todo = [f for f in files if remote.get(f.rel) != f.sha256]
+    report.skipped = [f.rel for f in files if f not in todo]
+    report.redone = [f.rel for f in todo if f.rel in remote]
+    need = sum(f.size for f in todo)
+    free = _parse_df_available(df.stdout)
+    if todo and free is not None and need + SPACE_MARGIN_BYTES > free:
+        raise DeviceError(device.serial, f"not enough space for {name}: need {need / 1e6:.1f} MB "
+                                         f"(+{SPACE_MARGIN_BYTES // 2**20} MiB margin), {free / 1e6:.1f} MB free at {remote_dir}")
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        if not todo:
+            break
+        report.bytes_moved += _push_temps(device, remote_dir, todo, show_progress)
+        bad = _verify_and_rename(device, remote_dir, todo)
+        report.pushed += [f.rel for f in todo if f.rel not in bad and f.rel not in report.pushed]
+        if bad:
+            report.redone += [r for r in bad if r not in report.redone]
+        todo = [f for f in todo if f.rel in bad]
+    if todo:
+        raise DeviceError(device.serial, f"sha256 mismatch after {MAX_ATTEMPTS} pushes: "
+                                         f"{', '.join(f.rel for f in todo)}")
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+def _push_temps(device: AndroidDevice, remote_dir: str, todo: list[DeployFile], show: bool) -> int:
+    pairs = [(f.local, f"{remote_dir}/{f.rel}{TMP_SUFFIX}") for f in todo]
+    total = sum(f.size for f in todo)
+    with Progress("[progress.description]{task.description}", BarColumn(), DownloadColumn(),
+                  TransferSpeedColumn(), disable=not show, transient=True) as bar:
+        task = bar.add_task(f"push {len(todo)} files", total=total)
+        return device.adb.push_files(pairs, progress=lambda n: bar.advance(task, n))
+
+
+def _verify_and_rename(device: AndroidDevice, remote_dir: str, todo: list[DeployFile]) -> set[str]:
+    """One round trip: hash each temp; rename it into place if it matches, else delete it."""
+    cmds = []
+    for f in todo:
+        tmp, final = quote(f"{f.rel}{TMP_SUFFIX}"), quote(f.rel)
+        cmds.append(f"cd {quote(remote_dir)} && h=$(sha256sum -- {tmp} | cut -d' ' -f1) && "
+                    f"if [ \"$h\" = {f.sha256} ]; then mv -f -- {tmp} {final} && echo OK; "
+                    f"else rm -f -- {tmp}; echo \"BAD $h\"; fi")
+    results = device.batch(cmds, check=False)
+    return {f.rel for f, r in zip(todo, results) if r.stdout.strip() != "OK"}

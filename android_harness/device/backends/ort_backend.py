@@ -1,0 +1,93 @@
+"""ONNX Runtime Training backend: training / eval / optimizer models + checkpoint via
+``onnxruntime.training.api``.
+
+``Module(...)`` runs forward+backward and accumulates gradients into the checkpoint state
+(reset lazily each step); ``Optimizer.step`` applies SGD or AdamW from the optimizer model.
+Gradients are readable (``Parameter.grad``) but not writable, so DGM is applied after the step:
+parameters whose gradient is masked are restored to their pre-step values. For SGD without
+momentum or weight decay this is exactly "gradient 0"; for AdamW the moment estimates still see
+the unmasked gradient (those weights do not move this step, but their moments do).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from onnxruntime.training.api import CheckpointState, Module, Optimizer
+
+from android_harness.device.backends.base import TrainingBackend
+from android_harness.device.backends.manifest import file_by_role
+from android_harness.device.backends.signature import MODEL_PREFIX, SignatureMismatch
+
+
+class OrtBackend(TrainingBackend):
+    runtime = "ort"
+
+    def __init__(self, folder: Path, manifest: dict[str, Any], initial: dict[str, np.ndarray]) -> None:
+        super().__init__(folder, manifest, initial)
+        self._paths = {r: str(folder / file_by_role(manifest, r)) for r in ("training", "eval", "optimizer", "checkpoint")}
+        self._open(self._paths["checkpoint"])
+        inputs = self._module.input_names()
+        outputs = self._module.output_names()
+        trainable = [n[len(MODEL_PREFIX):] for n in self._state.parameters if self._state.parameters[n].requires_grad]
+        self.signature.check_program(input_count=len(inputs), output_count=len(outputs),
+                                     parameter_names=[n for n in self.signature.parameter_names if n in set(trainable)])
+        if inputs != self.signature.input_names:
+            raise SignatureMismatch(f"ORT training model inputs {inputs} differ from the signature {self.signature.input_names}")
+
+    def _open(self, checkpoint: str) -> None:
+        self._state = CheckpointState.load_checkpoint(checkpoint)
+        self._module = Module(self._paths["training"], self._state, self._paths["eval"])
+        self._optimizer = Optimizer(self._paths["optimizer"], self._module)
+
+    def _p(self, name: str):
+        return self._state.parameters[MODEL_PREFIX + name]
+
+    def _run_step(self, ordered, lr, grad_masks):
+        self._module.train()
+        self._module.lazy_reset_grad()
+        before = {n: self._p(n).data.copy() for n in (grad_masks or {})}
+        outs = self._module(*[np.ascontiguousarray(a) for a in ordered])
+        self._grad_masks = {n: np.asarray(m, dtype=np.float32) for n, m in (grad_masks or {}).items()}
+        self._optimizer.set_learning_rate(lr)
+        self._optimizer.step()
+        for name, gm in self._grad_masks.items():
+            now = self._p(name).data
+            self._p(name).data = np.where(gm == 0, before[name], now).astype(np.float32)
+        return list(outs)
+
+    def grads(self) -> dict[str, np.ndarray]:
+        masks = getattr(self, "_grad_masks", {})
+        out = {}
+        for name in self.signature.parameter_names:
+            g = np.array(self._p(name).grad, dtype=np.float32)
+            out[name] = g * masks[name] if name in masks else g
+        return out
+
+    def params(self) -> dict[str, np.ndarray]:
+        return {n: np.array(self._p(n).data) for n in self.signature.parameter_names}
+
+    def set_params(self, values: dict[str, np.ndarray]) -> None:
+        for name, value in values.items():
+            if MODEL_PREFIX + name not in self._state.parameters:
+                raise KeyError(f"no parameter {name!r}")
+            self._p(name).data = np.ascontiguousarray(value, dtype=np.float32)
+
+    def _eval_chunk(self, x: np.ndarray) -> np.ndarray:
+        for name, value in self.buffers.items():
+            self._p(name).data = np.ascontiguousarray(value, dtype=np.float32)
+        inputs = self._dummy_train_inputs(x)
+        inputs.update({self.signature.mask_input_name(n): m for n, m in self.masks.items()})
+        self._module.eval()
+        outs = self._module(*[np.ascontiguousarray(a) for a in self.signature.check_inputs(inputs)])
+        self._module.train()
+        return np.asarray(outs[1])
+
+    def _save_runtime(self, folder: Path) -> None:
+        for name, value in self.buffers.items():
+            self._p(name).data = np.ascontiguousarray(value, dtype=np.float32)
+        CheckpointState.save_checkpoint(self._state, str(folder / "checkpoint"), include_optimizer_state=True)
+
+    def _load_runtime(self, folder: Path) -> None:
+        self._open(str(folder / "checkpoint"))

@@ -1,0 +1,84 @@
+"""``events.jsonl``: the runner's append-only log, one JSON object a line (docs/contracts.md).
+
+Every line carries ``seq`` (0, 1, 2, ... without gaps over the whole session, also across a
+resume) and ``t`` (CLOCK_MONOTONIC seconds). A line is written with one ``write`` call and is
+complete or absent: on open the log drops a torn last line and continues the sequence from the
+last complete one, so the host, which reads by byte offset, never sees a gap or a duplicate.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import Any
+
+
+def monotonic() -> float:
+    """The device clock shared by events and the power sampler."""
+    return time.clock_gettime(time.CLOCK_MONOTONIC)
+
+
+class EventLog:
+    """Appends events; ``fsync_every`` lines between fsyncs (important types always fsync)."""
+
+    DURABLE = frozenset({"session_start", "session_end", "task_end", "checkpoint", "error", "eval"})
+
+    def __init__(self, path: str, fsync_every: int = 20) -> None:
+        self.path = path
+        self.fsync_every = max(1, int(fsync_every))
+        self.next_seq = self._recover()
+        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        self._unsynced = 0
+
+    def _recover(self) -> int:
+        """Truncate a torn tail and return the next sequence number."""
+        if not os.path.exists(self.path):
+            return 0
+        with open(self.path, "rb+") as f:
+            data = f.read()
+            end = data.rfind(b"\n") + 1
+            if end != len(data):
+                f.truncate(end)
+        lines = data[:end].splitlines()
+        if not lines:
+            return 0
+        return int(json.loads(lines[-1])["seq"]) + 1
+
+    def emit(self, type_: str, **fields: Any) -> dict[str, Any]:
+        event = {"seq": self.next_seq, "t": round(monotonic(), 6), "type": type_, **fields}
+        line = (json.dumps(event, separators=(",", ":"), default=_jsonable) + "\n").encode()
+        os.write(self._fd, line)
+        self.next_seq += 1
+        self._unsynced += 1
+        if type_ in self.DURABLE or self._unsynced >= self.fsync_every:
+            self.sync()
+        return event
+
+    def sync(self) -> None:
+        os.fsync(self._fd)
+        self._unsynced = 0
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            self.sync()
+            os.close(self._fd)
+            self._fd = -1
+
+
+def _jsonable(value: Any) -> Any:
+    """numpy scalars and arrays in event fields become plain JSON values."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    raise TypeError(f"event field of type {type(value).__name__} is not JSON-serialisable")
+
+
+def read_events(path: str, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
+    """Complete events from byte ``offset``; returns them and the offset after the last complete line."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(offset)
+            data = f.read()
+    except FileNotFoundError:
+        return [], offset
+    end = data.rfind(b"\n") + 1
+    return [json.loads(line) for line in data[:end].splitlines() if line.strip()], offset + end

@@ -1,0 +1,199 @@
+"""The device services behind OPEN: ``shell:``/``shell,v2:``, ``exec:``, ``sync:`` and ``tcp:``.
+
+Shells are real ``sh -c`` processes on this host, started in the storage root with the vphone's
+``bin/`` first on PATH and ``EDGECL_VPHONE_SERIAL`` set (the power model counts their CPU time).
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import struct
+from dataclasses import dataclass
+from typing import Awaitable, Callable
+
+from android_harness.vphone.home import VphoneHome
+from android_harness.vphone.power import MARKER_ENV
+from android_harness.vphone.stream import ByteReader, Stream, StreamClosed
+from android_harness.vphone.sync_service import run_sync
+
+Handler = Callable[[Stream], Awaitable[None]]
+PIPE_GRACE_S = 0.5        # after the shell exits, how long background holders may keep its pipes
+READ_CHUNK = 64 * 1024
+ID_STDIN, ID_STDOUT, ID_STDERR, ID_EXIT, ID_CLOSE_STDIN, ID_WINDOW = range(6)
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
+@dataclass(frozen=True)
+class VphoneContext:
+    home: VphoneHome
+    serial: str
+
+    def shell_env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update({
+            "PATH": f"{self.home.bin}:{env.get('PATH', '/usr/bin:/bin')}",
+            MARKER_ENV: self.serial,
+            "EDGECL_VPHONE_HOME": str(self.home.root),
+            "ANDROID_DATA": str(self.home.storage),
+            "TMPDIR": str(self.home.storage / "tmp"),
+        })
+        return env
+
+
+async def open_service(name: str, ctx: VphoneContext) -> Handler | None:
+    """The handler for a service name, or None to refuse the OPEN."""
+    if name.startswith("shell"):
+        head, sep, cmd = name.partition(":")
+        args = head.split(",")
+        if args[0] != "shell" or not sep:
+            return None
+        return lambda s: run_shell(s, ctx, cmd, v2="v2" in args[1:])
+    if name.startswith("exec:"):
+        return lambda s: run_exec(s, ctx, name[5:])
+    if name == "sync:":
+        return lambda s: run_sync(s, ctx.home)
+    if name.startswith("tcp:"):
+        return await open_tcp(name[4:])
+    return None
+
+
+async def _spawn(ctx: VphoneContext, cmd: str, merge_stderr: bool,
+                 drop_stderr: bool = False) -> asyncio.subprocess.Process:
+    (ctx.home.storage / "tmp").mkdir(exist_ok=True)
+    argv = ["/bin/sh", "-c", cmd] if cmd else ["/bin/sh"]
+    stderr = asyncio.subprocess.STDOUT if merge_stderr else (
+        asyncio.subprocess.DEVNULL if drop_stderr else asyncio.subprocess.PIPE)
+    return await asyncio.create_subprocess_exec(
+        *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=stderr,
+        cwd=str(ctx.home.storage), env=ctx.shell_env(), start_new_session=True)
+
+
+async def _hang_up(proc: asyncio.subprocess.Process) -> None:
+    """Host closed the stream: SIGHUP the shell's group (nohup'd/setsid'd work survives), then
+    make sure the shell itself is gone."""
+    if proc.returncode is not None:
+        return
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGHUP)
+    try:
+        await asyncio.wait_for(asyncio.shield(proc.wait()), 0.3)
+    except asyncio.TimeoutError:
+        with contextlib.suppress(ProcessLookupError):
+            proc.kill()
+
+
+async def _pump_out(reader: asyncio.StreamReader, emit: Callable[[bytes], Awaitable[None]],
+                    progress: list[int] | None = None) -> None:
+    while chunk := await reader.read(READ_CHUNK):
+        if progress is not None:
+            progress[0] += 1
+        await emit(chunk)
+        if progress is not None:
+            progress[0] += 1
+
+
+async def _feed_stdin_raw(stream: Stream, proc: asyncio.subprocess.Process) -> None:
+    assert proc.stdin is not None
+    with contextlib.suppress(ConnectionError):
+        while data := await stream.read():
+            proc.stdin.write(data)
+            await proc.stdin.drain()
+
+
+async def _feed_stdin_v2(stream: Stream, proc: asyncio.subprocess.Process) -> None:
+    assert proc.stdin is not None
+    reader = ByteReader(stream)
+    with contextlib.suppress(ConnectionError, EOFError):
+        while True:
+            kind, length = struct.unpack("<BI", await reader.exactly(5))
+            data = await reader.exactly(length) if length else b""
+            if kind == ID_STDIN and not proc.stdin.is_closing():
+                proc.stdin.write(data)
+                await proc.stdin.drain()
+            elif kind == ID_CLOSE_STDIN:
+                proc.stdin.close()
+
+
+async def _run_process(proc: asyncio.subprocess.Process, pumps: list[Awaitable[None]],
+                       progress: list[int], stdin_feeder: Awaitable[None]) -> int:
+    """Wait for the shell, then for its output; pipes that a background child keeps open are
+    abandoned once they stay silent for PIPE_GRACE_S."""
+    feeder = asyncio.ensure_future(stdin_feeder)
+    tasks = [asyncio.ensure_future(p) for p in pumps]
+    try:
+        rc = await proc.wait()
+        while True:
+            seen = progress[0]
+            _done, pending = await asyncio.wait(tasks, timeout=PIPE_GRACE_S)
+            if not pending or progress[0] == seen:
+                break
+        for t in pending:
+            t.cancel()
+        for t in tasks:
+            if not t.cancelled() and t.exception() is not None and not isinstance(t.exception(), StreamClosed):
+                raise t.exception()  # type: ignore[misc]
+        return rc if rc >= 0 else 0x80 | -rc
+    finally:
+        feeder.cancel()
+        for t in tasks:
+            t.cancel()
+        await _hang_up(proc)
+
+
+async def run_shell(stream: Stream, ctx: VphoneContext, cmd: str, v2: bool) -> None:
+    proc = await _spawn(ctx, cmd, merge_stderr=not v2)
+    assert proc.stdout is not None
+    if not v2:
+        progress = [0]
+        await _run_process(proc, [_pump_out(proc.stdout, stream.write, progress)], progress,
+                           _feed_stdin_raw(stream, proc))
+        return
+
+    def framed(kind: int) -> Callable[[bytes], Awaitable[None]]:
+        return lambda data: stream.write(struct.pack("<BI", kind, len(data)) + data)
+
+    assert proc.stderr is not None
+    progress = [0]
+    rc = await _run_process(proc, [_pump_out(proc.stdout, framed(ID_STDOUT), progress),
+                                   _pump_out(proc.stderr, framed(ID_STDERR), progress)],
+                            progress, _feed_stdin_v2(stream, proc))
+    await stream.write(struct.pack("<BIB", ID_EXIT, 1, rc & 0xFF))
+
+
+async def run_exec(stream: Stream, ctx: VphoneContext, cmd: str) -> None:
+    """Binary-clean stdout, no framing, no exit code (``adb exec-out``)."""
+    proc = await _spawn(ctx, cmd, merge_stderr=False, drop_stderr=True)
+    assert proc.stdout is not None
+    progress = [0]
+    await _run_process(proc, [_pump_out(proc.stdout, stream.write, progress)], progress,
+                       _feed_stdin_raw(stream, proc))
+
+
+async def open_tcp(spec: str) -> Handler | None:
+    """``tcp:PORT`` or ``tcp:PORT:HOST`` to a loopback address only."""
+    port_s, _, host = spec.partition(":")
+    host = host or "127.0.0.1"
+    if not port_s.isdigit() or not 0 < int(port_s) < 65536 or host not in LOOPBACK:
+        return None
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, int(port_s)), 5)
+    except (OSError, asyncio.TimeoutError):
+        return None
+
+    async def forward(stream: Stream) -> None:
+        async def upstream() -> None:
+            while data := await stream.read():
+                writer.write(data)
+                await writer.drain()
+            writer.write_eof()
+
+        up = asyncio.ensure_future(upstream())
+        try:
+            await _pump_out(reader, stream.write)
+        finally:
+            up.cancel()
+            writer.close()
+
+    return forward

@@ -1,0 +1,38 @@
+"""``edgecl datasets``: which datasets this machine can load, and where each comes from."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from pipeline.datasets import CATALOG, availability, load_raw
+
+
+def datasets(
+    root: Path = typer.Option(None, "--root", help="folder to look in for datasets that read files (IDX, CIFAR)"),
+    load: bool = typer.Option(False, "--load", help="also load each available dataset and show its sizes"),
+) -> None:
+    """List the datasets edgecl knows, whether each is available here, and where it came from."""
+    table = Table(title="edgecl datasets")
+    for col in ("name", "classes", "sample shape", "available", "source", "how to get it"):
+        table.add_column(col, overflow="fold")
+    if load:
+        table.add_column("train / test")
+    for name, info in CATALOG.items():
+        ok, where = availability(name, root if (root is not None and info.package is None) else None)
+        row = [name, str(info.num_classes), "x".join(map(str, info.sample_shape)),
+               "[green]yes[/]" if ok else "[red]no[/]", where, info.origin]
+        if load:
+            if ok and not (info.needs_root and root is None):
+                ds = load_raw(name, root if info.package is None else None, 0.25, 0)
+                row.append(f"{len(ds.y_train)} / {len(ds.y_test)}")
+            else:
+                row.append("-")
+        table.add_row(*row)
+    Console().print(table)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("datasets")(datasets)

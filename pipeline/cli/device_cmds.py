@@ -1,0 +1,100 @@
+"""Device commands: ``edgecl devices``, ``push``, ``shell`` and ``edgecl vphone start|stop|status``."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+vphone_app = typer.Typer(help="Virtual phones (simulated devices on loopback adb).", no_args_is_help=True)
+_out = Console()
+
+
+def devices() -> None:
+    """List devices the adb server knows, offline and unauthorized ones included."""
+    from android_harness.discovery import discover
+
+    table = Table("serial", "state", "model", "product")
+    for e in discover():
+        table.add_row(e.serial, e.state, e.model, e.product)
+    _out.print(table)
+
+
+def push(manifest: Path = typer.Argument(..., exists=True, dir_okay=False, help="export manifest.json"),
+         serial: Optional[str] = typer.Option(None, "--serial", "-s", help="device serial (default: ANDROID_SERIAL or the only device)"),
+         name: Optional[str] = typer.Option(None, help="folder under <storage>/models (default: the manifest's folder name)")) -> None:
+    """Deploy an export: push changed files, verify sha256 on the device, rename into place."""
+    from android_harness.deploy import deploy
+    from android_harness.android_device import AndroidDevice
+
+    dev = AndroidDevice.open(serial)
+    r = deploy(dev, manifest, name=name, show_progress=True)
+    label = " (simulated device)" if r.simulated else ""
+    _out.print(f"{dev.serial}{label}: {r.remote_dir}: pushed {len(r.pushed)}, skipped {len(r.skipped)}, "
+               f"redone {len(r.redone)}, {r.bytes_moved / 1e6:.1f} MB in {r.seconds:.2f} s")
+
+
+def shell(command: List[str] = typer.Argument(None, help="command and arguments (quoted for the device shell)"),
+          serial: Optional[str] = typer.Option(None, "--serial", "-s"),
+          timeout: float = typer.Option(600.0, help="seconds")) -> None:
+    """Run one command on the device; prints its stdout/stderr and exits with its exit code."""
+    from android_harness.android_device import AndroidDevice
+
+    dev = AndroidDevice.open(serial)
+    cmd = command[0] if command and len(command) == 1 else (command or ["sh", "-c", "true"])
+    res = dev.shell(cmd, timeout=timeout, check=False)
+    sys.stdout.write(res.stdout)
+    sys.stderr.write(res.stderr)
+    raise typer.Exit(res.exit_code)
+
+
+@vphone_app.command("start")
+def vphone_start(preset: str = typer.Option("pixel7", help="phone preset (pixel7, galaxy_s21, mi_a1)"),
+                 port: int = typer.Option(0, help="loopback port (0: pick a free one)"),
+                 home: Optional[Path] = typer.Option(None, help="folder for the phone's filesystem"),
+                 gauge_period: Optional[float] = typer.Option(None, help="fuel gauge refresh in seconds")) -> None:
+    """Start a virtual phone in the background, `adb connect` it and print its serial."""
+    from android_harness.vphone import start
+
+    overrides = {"gauge_period_s": gauge_period} if gauge_period else {}
+    info = start(preset=preset, port=port, home=home, overrides=overrides)
+    print(info.serial)
+
+
+@vphone_app.command("stop")
+def vphone_stop(which: Optional[str] = typer.Argument(None, help="serial or port; omit with --all"),
+                all_: bool = typer.Option(False, "--all", help="stop every vphone")) -> None:
+    """Stop a virtual phone by PID (and disconnect it from adb)."""
+    from android_harness.vphone import find, status, stop
+
+    if not which and not all_:
+        raise typer.BadParameter("give a serial/port or --all")
+    for info in status() if all_ else [find(which or "")]:
+        stop(info)
+        print(f"stopped {info.serial} (pid {info.pid})")
+
+
+@vphone_app.command("status")
+def vphone_status(as_json: bool = typer.Option(False, "--json")) -> None:
+    """List virtual phones started by this user."""
+    from android_harness.vphone import status
+
+    infos = status()
+    if as_json:
+        print(json.dumps([dict(vars(i), alive=i.alive()) for i in infos], indent=1))
+        return
+    table = Table("serial", "pid", "preset", "alive", "home", title="virtual phones (simulated)")
+    for i in infos:
+        table.add_row(i.serial, str(i.pid), i.preset, "yes" if i.alive() else "no", i.home)
+    _out.print(table)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("devices")(devices)
+    app.command("push")(push)
+    app.command("shell")(shell)
+    app.add_typer(vphone_app, name="vphone")

@@ -1,0 +1,71 @@
+"""``edgecl train-host SPEC.toml``: the reference continual-learning run on this machine (PyTorch eager)."""
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from pipeline.config import load_spec
+from pipeline.errors import ConfigError
+
+
+def parse_overrides(pairs: list[str]) -> dict[str, Any]:
+    """``key=value`` pairs; values are read as TOML (numbers, booleans, lists), else taken as strings."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--set {pair!r}: expected key=value, e.g. train.epochs=2")
+        try:
+            value = tomllib.loads(f"v = {raw}")["v"]
+        except tomllib.TOMLDecodeError:
+            value = raw
+        out[key.strip()] = value
+    return out
+
+
+def _matrix_table(title: str, m: np.ndarray) -> Table:
+    table = Table(title=title)
+    table.add_column("after task")
+    for j in range(len(m)):
+        table.add_column(f"T{j + 1}", justify="right")
+    for i, row in enumerate(m):
+        table.add_row(str(i + 1), *["" if np.isnan(v) else f"{v:.1f}" for v in row])
+    return table
+
+
+def train_host_cmd(
+    spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experiment spec"),
+    out: Path = typer.Option(None, "--out", help="result folder (default results/host/<name>-<spec digest>)"),
+    set_: list[str] = typer.Option([], "--set", help="override a spec key, e.g. --set train.epochs=2 (repeatable)"),
+    quiet: bool = typer.Option(False, "--quiet", help="no progress bars"),
+) -> None:
+    """Train the spec's CL recipe on the host (reference numbers), then print and save the metrics."""
+    from pipeline.cl.trainer import train_host
+
+    spec = load_spec(spec_path, parse_overrides(set_))
+    out = out or Path("results") / "host" / f"{spec.name}-{spec.digest()}"
+    console = Console()
+    console.print(f"[bold]{spec.name}[/]: {spec.train.method} on {spec.data.kind} "
+                  f"({spec.data.tasks} tasks x {spec.data.classes_per_task} classes), model {spec.model.kind}")
+    result = train_host(spec, progress=not quiet, out=out)
+    console.print(_matrix_table("class-IL accuracy (%)", result.class_il))
+    console.print(_matrix_table("task-IL accuracy (%)", result.task_il))
+    summary = Table(title="summary")
+    summary.add_column("metric")
+    summary.add_column("value", justify="right")
+    for k, v in result.summary.items():
+        summary.add_row(k, f"{v:.2f}")
+    summary.add_row("forward samples", str(sum(c.forward_samples for c in result.costs)))
+    summary.add_row("wall time (s)", f"{result.wall_s:.2f}")
+    console.print(summary)
+    console.print(f"results in {out}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("train-host")(train_host_cmd)

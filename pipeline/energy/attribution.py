@@ -1,0 +1,169 @@
+"""Energy per session, task, phase and training sample, from events.jsonl and a PowerTrace.
+
+Events and power.csv are stamped with the same device CLOCK_MONOTONIC (docs/contracts.md), so a
+phase's energy is the integral of the trace between its ``phase_start`` and ``phase_end``. The
+idle baseline is reported beside each figure (``above_idle_j``), never silently subtracted.
+"""
+from __future__ import annotations
+
+import csv
+import os
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any, Iterable
+
+from pipeline.energy.trace import PowerTrace
+from pipeline.errors import PowerError
+
+PHASES = ("training", "evaluation", "swapping", "profiling", "idle")
+
+
+@dataclass(frozen=True)
+class Interval:
+    kind: str                 # "session" | "task" | "phase"
+    name: str
+    t0: float
+    t1: float
+    session_id: str = ""
+    task: int | None = None
+    phase: str | None = None
+    closed: bool = True       # False: no end event (session died or still running); ends at the last event
+
+
+@dataclass
+class EnergyRow:
+    """One line of energy.csv."""
+
+    kind: str
+    name: str
+    session_id: str
+    task: int | None
+    phase: str | None
+    t0: float
+    t1: float
+    duration_s: float
+    energy_j: float | None
+    mean_power_w: float | None
+    idle_w: float | None
+    above_idle_j: float | None
+    train_samples: int
+    j_per_sample: float | None
+    charging_samples: int
+    simulated: bool
+    note: str = ""
+
+
+def intervals_from_events(events: Iterable[dict[str, Any]], session_id: str = "") -> list[Interval]:
+    """Session, task and phase intervals. Unclosed ones end at the last event (marked ``closed=False``)."""
+    evs = sorted(events, key=lambda e: e.get("seq", 0))
+    if not evs:
+        return []
+    last_t = float(evs[-1]["t"])
+    out: list[Interval] = []
+    session: tuple[float, str] | None = None
+    tasks: dict[int, float] = {}
+    phases: dict[tuple[str, Any], float] = {}
+    for e in evs:
+        typ, t = e.get("type"), float(e["t"])
+        if typ == "session_start":
+            session = (t, str(e.get("session_id", session_id)))
+        elif typ == "session_end" and session is not None:
+            out.append(Interval("session", session[1], session[0], t, session[1]))
+            session = None
+        elif typ == "task_start":
+            tasks[int(e["task"])] = t
+        elif typ == "task_end" and int(e["task"]) in tasks:
+            k = int(e["task"])
+            out.append(Interval("task", f"task {k}", tasks.pop(k), t, session_id, task=k))
+        elif typ == "phase_start":
+            phases[(str(e["phase"]), e.get("task"))] = t
+        elif typ == "phase_end":
+            key = (str(e["phase"]), e.get("task"))
+            if key in phases:
+                task = int(key[1]) if key[1] is not None else None
+                out.append(Interval("phase", key[0], phases.pop(key), t, session_id, task=task, phase=key[0]))
+    for (phase, task), t0 in phases.items():
+        out.append(Interval("phase", phase, t0, last_t, session_id, int(task) if task is not None else None,
+                            phase, closed=False))
+    for k, t0 in tasks.items():
+        out.append(Interval("task", f"task {k}", t0, last_t, session_id, task=k, closed=False))
+    if session is not None:
+        out.append(Interval("session", session[1], session[0], last_t, session[1], closed=False))
+    sid = next((i.session_id for i in out if i.kind == "session"), session_id)
+    out = [Interval(i.kind, i.name, i.t0, i.t1, sid, i.task, i.phase, i.closed) for i in out]
+    order = {"session": 0, "task": 1, "phase": 2}
+    return sorted(out, key=lambda i: (i.t0, order[i.kind]))
+
+
+def _train_samples(events: list[dict[str, Any]], iv: Interval) -> int:
+    """Training samples seen in the interval: ``epoch`` events (n_samples) stamped inside it."""
+    if iv.kind == "phase" and iv.phase != "training":
+        return 0
+    n = 0
+    for e in events:
+        if e.get("type") == "epoch" and iv.t0 <= float(e["t"]) <= iv.t1 + 1e-6:
+            if iv.task is None or e.get("task") is None or int(e["task"]) == iv.task:
+                n += int(e.get("n_samples", 0))
+    return n
+
+
+def attribute_energy(trace: PowerTrace, events: list[dict[str, Any]], *, idle_w: float | None = None,
+                     allow_charging: bool = False, session_id: str = "") -> list[EnergyRow]:
+    """One EnergyRow per session, task and phase interval found in ``events``."""
+    if trace.clock != "CLOCK_MONOTONIC":
+        raise PowerError(f"power trace {trace.source} is on {trace.clock}, events on CLOCK_MONOTONIC: "
+                         "they cannot be aligned (the shell-only sampler suits standalone traces only)")
+    rows = []
+    t_lo, t_hi = float(trace.t[0]), float(trace.t[-1])
+    for iv in intervals_from_events(events, session_id):
+        dur = iv.t1 - iv.t0
+        notes = [] if iv.closed else ["no end event: cut at the last event"]
+        energy = mean = above = None
+        n_charging = trace.charging_between(iv.t0, iv.t1) if iv.t1 > t_lo and iv.t0 < t_hi else 0
+        covered = min(iv.t1, t_hi) - max(iv.t0, t_lo)
+        if covered <= 0 or covered < 0.98 * dur:
+            notes.append(f"power trace covers {max(covered, 0):.2f} of {dur:.2f} s")
+        else:
+            try:
+                energy = trace.energy_j(iv.t0, iv.t1, allow_charging=allow_charging)
+                mean = energy / dur if dur > 0 else None
+                above = energy - idle_w * dur if idle_w is not None else None
+            except PowerError:
+                notes.append(f"refused: {n_charging} charging sample(s)")
+            if trace.gauge and trace.gauge.update_s and dur < 2 * trace.gauge.update_s:
+                notes.append(f"shorter than 2 fuel-gauge refreshes ({trace.gauge.update_s:.1f} s): rough")
+        n = _train_samples(events, iv)
+        rows.append(EnergyRow(
+            kind=iv.kind, name=iv.name, session_id=iv.session_id, task=iv.task, phase=iv.phase,
+            t0=round(iv.t0, 6), t1=round(iv.t1, 6), duration_s=round(dur, 6),
+            energy_j=None if energy is None else round(energy, 6),
+            mean_power_w=None if mean is None else round(mean, 6), idle_w=idle_w,
+            above_idle_j=None if above is None else round(above, 6), train_samples=n,
+            j_per_sample=round(energy / n, 9) if energy is not None and n else None,
+            charging_samples=n_charging, simulated=trace.simulated, note="; ".join(notes)))
+    return rows
+
+
+def phase_totals(rows: list[EnergyRow]) -> dict[str, float]:
+    """Joules per phase type over all tasks (rows refused for charging are left out)."""
+    out: dict[str, float] = {}
+    for r in rows:
+        if r.kind == "phase" and r.energy_j is not None:
+            out[r.phase or r.name] = out.get(r.phase or r.name, 0.0) + r.energy_j
+    return out
+
+
+ENERGY_CSV_COLUMNS = [f.name for f in fields(EnergyRow)]
+
+
+def write_energy_csv(rows: list[EnergyRow], path: str | Path) -> Path:
+    """energy.csv, written to a temp file then renamed (never half-written)."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=ENERGY_CSV_COLUMNS)
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: ("" if v is None else v) for k, v in asdict(r).items()})
+    os.replace(tmp, path)
+    return path

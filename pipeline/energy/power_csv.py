@@ -1,0 +1,86 @@
+"""Reading ``power.csv`` (docs/contracts.md): ``#`` metadata lines, a header, raw counter strings.
+
+Tolerant of what a killed sampler leaves (a torn last line is dropped) and strict about the rest:
+a malformed row names the file and line.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pipeline.errors import PowerError
+
+COLUMNS = ("t", "current", "voltage", "charge_counter", "capacity", "status", "temp")
+
+
+@dataclass
+class RawPowerCsv:
+    """Rows exactly as the sampler wrote them, plus its ``# key=value`` metadata."""
+
+    path: str
+    meta: dict[str, str] = field(default_factory=dict)
+    t: list[float] = field(default_factory=list)
+    columns: dict[str, list[str]] = field(default_factory=lambda: {c: [] for c in COLUMNS[1:]})
+
+    def __len__(self) -> int:
+        return len(self.t)
+
+
+def _meta_line(line: str, meta: dict[str, str]) -> None:
+    body = line.lstrip("#").strip()
+    if body.startswith("stopped "):
+        for part in body[len("stopped "):].split():
+            k, _, v = part.partition("=")
+            meta[f"stopped_{k}"] = v
+    elif body.startswith("file "):
+        k, _, v = body[len("file "):].partition("=")
+        meta[f"file_{k}"] = v
+    elif "=" in body and " " not in body.split("=", 1)[0]:
+        k, _, v = body.partition("=")
+        meta[k] = v
+    elif body:
+        meta.setdefault("format", body)
+
+
+def parse_power_csv(text: str, path: str = "power.csv") -> RawPowerCsv:
+    raw = RawPowerCsv(path)
+    lines = text.split("\n")
+    complete = lines[:-1] if not text.endswith("\n") and lines else lines   # drop a torn tail
+    header: list[str] | None = None
+    for n, line in enumerate(complete, 1):
+        line = line.rstrip("\r")
+        if not line:
+            continue
+        if line.startswith("#"):
+            _meta_line(line, raw.meta)
+            continue
+        cells = line.split(",")
+        if header is None:
+            header = [c.strip() for c in cells]
+            missing = [c for c in COLUMNS if c not in header]
+            if missing:
+                raise PowerError(f"{path} line {n}: header lacks column(s) {', '.join(missing)}; "
+                                 f"expected {','.join(COLUMNS)}")
+            continue
+        if cells == header:
+            continue                       # a restarted sampler appending to the same file
+        if len(cells) != len(header):
+            raise PowerError(f"{path} line {n}: {len(cells)} cells, header has {len(header)}")
+        row = dict(zip(header, cells))
+        try:
+            raw.t.append(float(row["t"]))
+        except ValueError:
+            raise PowerError(f"{path} line {n}: t={row['t']!r} is not a number") from None
+        for c in COLUMNS[1:]:
+            raw.columns[c].append(row[c].strip())
+    if header is None:
+        raise PowerError(f"{path}: no header line (expected {','.join(COLUMNS)})")
+    return raw
+
+
+def read_power_csv(path: str | Path) -> RawPowerCsv:
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise PowerError(f"cannot read power trace {path}: {exc.strerror or exc}") from exc
+    return parse_power_csv(text, str(path))

@@ -1,0 +1,79 @@
+"""ExecuTorch export: the training wrapper -> a joint forward+backward ``.pte``, plus an eval ``.pte``.
+
+``torch.export.export`` -> ``_export_forward_backward(ep, joint_loss_index=0)`` -> passes
+(``et_joint``) -> ``to_edge`` -> passes (``et_edge``) -> ``to_executorch``. The joint program's
+outputs are [loss, logits, norm stats, gradients..., parameters...] (ExecuTorch's training
+convention); the eval program takes x, parameters, running stats and masks as inputs.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import torch
+from torch.export import export
+from torch.export.experimental import _export_forward_backward
+
+from pipeline.errors import ExportError
+from pipeline.export.pass_manager import PassManager
+from pipeline.export.signature import MODEL_PREFIX, TrainingSignature
+
+TRAIN_FILE = "training.pte"
+EVAL_FILE = "eval.pte"
+
+
+def _check_joint(ep: torch.export.ExportedProgram, sig: TrainingSignature) -> None:
+    """The joint program must take the signature's inputs and expose its parameters, in order."""
+    gs = ep.graph_signature
+    if len(gs.user_inputs) != len(sig.inputs):
+        raise ExportError(f"joint program takes {len(gs.user_inputs)} inputs, signature declares {len(sig.inputs)}")
+    grads = list(gs.backward_signature.gradients_to_parameters.values()) if gs.backward_signature else []
+    names = [n[len(MODEL_PREFIX):] if n.startswith(MODEL_PREFIX) else n for n in grads]
+    if names != list(sig.parameter_names):
+        raise ExportError(f"joint program's gradients {names} do not match the signature's parameters {list(sig.parameter_names)}")
+
+
+def joint_program(wrapper: torch.nn.Module, example: tuple[torch.Tensor, ...], sig: TrainingSignature,
+                  passes: PassManager) -> torch.export.ExportedProgram:
+    """Export the training wrapper and derive its joint forward+backward graph (passes applied)."""
+    try:
+        ep = export(wrapper, example, strict=False)
+        ep = _export_forward_backward(ep, joint_loss_index=0)
+    except ExportError:
+        raise
+    except Exception as exc:
+        raise ExportError(f"torch.export of the training program failed: {type(exc).__name__}: {exc}") from exc
+    ep = passes.run("et_joint", ep)
+    _check_joint(ep, sig)
+    return ep
+
+
+def _to_pte(ep: torch.export.ExportedProgram, passes: PassManager | None, what: str) -> bytes:
+    from executorch.exir import to_edge
+
+    try:
+        edge = to_edge(ep)
+        if passes is not None:
+            edge = passes.run("et_edge", edge)
+        return edge.to_executorch().buffer
+    except ExportError:
+        raise
+    except Exception as exc:
+        raise ExportError(f"lowering the {what} program to ExecuTorch failed: {type(exc).__name__}: {exc}") from exc
+
+
+def export_executorch(wrapper: torch.nn.Module, eval_wrapper: torch.nn.Module, example: tuple[torch.Tensor, ...],
+                      eval_example: tuple[torch.Tensor, ...], sig: TrainingSignature, passes: PassManager,
+                      out_dir: Path) -> list[Path]:
+    """Write ``training.pte`` and ``eval.pte`` into ``out_dir``; return their paths."""
+    joint = joint_program(wrapper, example, sig, passes)
+    train_bytes = _to_pte(joint, passes, "training")
+    try:
+        eval_ep = export(eval_wrapper, eval_example, strict=False)
+    except Exception as exc:
+        raise ExportError(f"torch.export of the eval program failed: {type(exc).__name__}: {exc}") from exc
+    eval_bytes = _to_pte(eval_ep, None, "eval")
+    paths = []
+    for name, blob in ((TRAIN_FILE, train_bytes), (EVAL_FILE, eval_bytes)):
+        (out_dir / name).write_bytes(blob)
+        paths.append(out_dir / name)
+    return paths

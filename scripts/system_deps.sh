@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# System packages the tests use, from Debian: Fashion-MNIST (real data for the image tasks) and
+# Chromium (renders the HTML report in a test). Installed only when missing and when run as root.
+set -uo pipefail
+need=()
+[ -d /usr/share/datasets/fashion-mnist ] || need+=(dataset-fashion-mnist)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null \
+      || echo "warning: could not install ${need[*]}" >&2
+  else
+    echo "warning: missing ${need[*]} (install them with apt-get as root)" >&2
+  fi
+fi
+exit 0

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Install edgecl with its test extras into ./.venv and run every test (host tests, then device
+# tests against a virtual phone, or a real phone when ANDROID_SERIAL is set).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/system_deps.sh
+python3.11 -m venv .venv 2>/dev/null || python3 -m venv .venv
+.venv/bin/pip install -q --disable-pip-version-check -e '.[test,extras]'
+.venv/bin/python -m pytest -q -p no:cacheprovider "$@"

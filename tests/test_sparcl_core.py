@@ -1,0 +1,172 @@
+"""SparCL's numpy core: schedules, masks, DDR, DGM, FLOPs (seeded, no torch)."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pipeline.sparcl.core import (
+    FlopsCounter, ForgettingTracker, GradientMasker, MaskSet, ddr_counts, ddr_schedule, density_trace,
+    gradient_mask, keep_count, tdm_schedule,
+)
+
+CORE = Path(__file__).resolve().parents[1] / "pipeline" / "sparcl" / "core"
+
+
+def test_core_imports_only_stdlib_and_numpy():
+    allowed = {"__future__", "typing", "dataclasses", "numpy", "math"}
+    for path in CORE.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                roots = {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                roots = {node.module.split(".")[0]} if not node.module.startswith("pipeline.sparcl.core") else set()
+            else:
+                continue
+            assert roots <= allowed, f"{path.name} imports {roots - allowed}"
+
+
+def test_reference_schedule_50_epochs():
+    events = tdm_schedule(50, 0.75, 0.1, 0.01, 0.9)
+    assert [(e.epoch, e.kind) for e in events] == [(0, "expand")] + [(e, "swap") for e in range(5, 45, 5)] + [(45, "final")]
+    assert events[0].drop_to == 0.75 and events[0].grow_to == pytest.approx(0.74)
+    assert events[1].drop_to == pytest.approx(0.76) and events[1].grow_to == 0.75
+    assert events[-1].freeze and events[-1].drop_to == events[-1].grow_to == 0.75
+    trace = density_trace(events, 50)
+    assert trace[:5] == pytest.approx([0.26] * 5) and trace[5:] == pytest.approx([0.25] * 45)
+
+
+def test_short_schedule_keeps_shape():
+    events = tdm_schedule(5, 0.9, 0.1, 0.01, 0.9)
+    assert [(e.epoch, e.kind) for e in events] == [(0, "expand"), (1, "swap"), (2, "swap"), (3, "swap"), (4, "final")]
+    assert density_trace(events, 5) == pytest.approx([0.11, 0.10, 0.10, 0.10, 0.10])
+    assert [(e.epoch, e.kind, e.grow_to) for e in tdm_schedule(1, 0.9, 0.1, 0.01, 0.9)] == [(0, "expand", 0.9)]
+
+
+def test_ddr_schedule_reference_and_short():
+    assert ddr_schedule(50, [0.1, 0.2, 0.3, 0.4], 0.3) == pytest.approx({5: 0.075, 10: 0.075, 15: 0.075, 20: 0.075})
+    short = ddr_schedule(3, [0.1, 0.2, 0.3, 0.4], 0.3)     # points 0,1,1,1 -> clamped to 1, then 1
+    assert short == pytest.approx({1: 0.3})
+    counts = ddr_counts(1000, ddr_schedule(50, [0.1, 0.2, 0.3, 0.4], 0.3))
+    assert counts == {5: 75, 10: 75, 15: 75, 20: 75}
+    assert sum(ddr_counts(333, ddr_schedule(10, [0.1, 0.2, 0.3, 0.4], 0.3)).values()) == round(0.3 * 333)
+    assert ddr_schedule(1, [0.5], 0.3) == {}
+
+
+@pytest.mark.parametrize("structured", [False, True])
+@pytest.mark.parametrize("sparsity", [0.75, 0.9, 0.95])
+def test_masks_hit_target_sparsity_per_layer(structured, sparsity):
+    rng = np.random.default_rng(0)
+    shapes = {"a": (40, 20, 3, 3), "b": (64, 100), "c": (16, 8, 5)}
+    weights = {k: rng.normal(size=s) for k, s in shapes.items()}
+    ms = MaskSet(shapes, structured=structured, seed=1)
+    ms.init_magnitude(weights, sparsity)
+    for name, shape in shapes.items():
+        units = shape[0] if structured else int(np.prod(shape))
+        assert ms.weight_mask(name).shape == shape
+        assert int(ms.units[name].sum()) == keep_count(units, sparsity)
+        assert ms.density(name) == pytest.approx(keep_count(units, sparsity) / units)
+    # magnitude init keeps the largest weights (unstructured) / largest-L1 channels (structured)
+    w, m = weights["b"], ms.weight_mask("b")
+    if structured:
+        l1 = np.abs(w).sum(axis=1)
+        assert l1[m[:, 0] > 0].min() >= l1[m[:, 0] == 0].max()
+    else:
+        assert np.abs(w)[m > 0].min() >= np.abs(w)[m == 0].max()
+
+
+def test_update_drops_by_importance_and_grows_zero_init():
+    rng = np.random.default_rng(3)
+    shapes = {"w": (50, 40)}
+    w = {"w": rng.normal(size=shapes["w"])}
+    ms = MaskSet(shapes, seed=0)
+    ms.init_magnitude(w, 0.75)
+    w["w"] = w["w"] * ms.weight_mask("w")
+    g = {"w": rng.normal(size=shapes["w"])}
+    before = ms.units["w"].copy()
+    survivors = ms.update(w, g, drop_to=0.80, grow_to=0.75, lam=0.5)
+    kept = survivors["w"].reshape(-1) > 0
+    score = np.abs(w["w"]).reshape(-1) + 0.5 * np.abs(g["w"]).reshape(-1)
+    dropped = before & ~kept
+    assert kept.sum() == keep_count(2000, 0.80) and dropped.sum() == 500 - 400
+    assert score[kept].min() >= score[dropped].max()            # the least important live ones went
+    assert ms.units["w"].sum() == 500                            # regrown to the target
+    grown = ms.units["w"] & ~kept
+    assert grown.sum() == 100 and not (grown & before & kept).any()
+    new_w = w["w"] * survivors["w"]                              # what the caller does
+    assert np.all(new_w.reshape(-1)[grown] == 0.0)               # grown weights start at zero
+
+
+def test_mask_state_round_trip_continues_identically():
+    shapes = {"w": (30, 30)}
+    rng = np.random.default_rng(0)
+    w = {"w": rng.normal(size=(30, 30))}
+    a = MaskSet(shapes, seed=5)
+    a.init_magnitude(w, 0.9)
+    b = MaskSet(shapes, seed=99)
+    b.load_state_dict(a.state_dict())
+    a.update(w, None, 0.91, 0.9, 0.5)
+    b.update(w, None, 0.91, 0.9, 0.5)
+    assert np.array_equal(a.units["w"], b.units["w"])
+    with pytest.raises(ValueError):
+        MaskSet(shapes, structured=True).load_state_dict(a.state_dict())
+
+
+def test_ddr_tracker_counts_forgetting_and_removes_easiest():
+    t = ForgettingTracker()
+    t.start_task(6)
+    idx = np.arange(6)
+    # sample 0: always correct (0 events); 1: forgets twice; 2: forgets once; 3: never correct;
+    # 4: correct then stays wrong (1 event); 5: wrong then correct (0 events)
+    seq = [[1, 1, 1, 0, 1, 0], [1, 0, 0, 0, 0, 1], [1, 1, 1, 0, 0, 1], [1, 0, 1, 0, 0, 1], [1, 1, 1, 0, 0, 1]]
+    for row in seq:
+        t.observe(idx, np.array(row, dtype=bool))
+    assert list(t.scores()[:3]) == [0, 2, 1] and np.isinf(t.scores()[3])
+    gone = t.remove_least_forgotten(2)
+    assert list(gone) == [0, 5]
+    assert list(t.active()) == [1, 2, 3, 4]
+    assert t.events.sum() == 0                                   # the window restarts
+    gone2 = t.remove_least_forgotten(3)                          # no observations: all inf -> lowest index
+    assert list(gone2) == [1, 2, 3] and not set(gone2) & set(gone)
+    assert list(t.active(np.array([5, 4, 0]))) == [4]
+
+
+def test_gradient_mask_zeroes_intended_fraction_of_survivors():
+    rng = np.random.default_rng(0)
+    g = rng.normal(size=(64, 32))
+    wm = np.zeros(64 * 32, dtype=np.float32)
+    wm[rng.choice(wm.size, size=205, replace=False)] = 1.0      # ~0.90 weight sparsity
+    wm = wm.reshape(64, 32)
+    m = gradient_mask(g, wm, 0.2)
+    assert m.sum() == 205 - round(0.2 * 205)
+    assert np.all(m[wm == 0] == 0)
+    alive = wm > 0
+    assert np.abs(g)[(m > 0)].min() >= np.abs(g)[alive & (m == 0)].max()
+    assert gradient_mask(g, None, 0.8).sum() == 64 * 32 - round(0.8 * 64 * 32)
+
+
+def test_gradient_masker_refreshes_every_period():
+    gm = GradientMasker(0.5, period=3)
+    rng = np.random.default_rng(0)
+    patterns = []
+    for _ in range(7):
+        patterns.append(gm.step({"w": rng.normal(size=(10,))}, None)["w"].copy())
+    same = [np.array_equal(patterns[i], patterns[i - 1]) for i in range(1, 7)]
+    assert same[0] and same[1] and same[3] and same[4]           # steps 1,2 reuse 0; 4,5 reuse 3
+    assert not same[2] and not same[5]                           # refreshed at steps 3 and 6
+    gm.invalidate()
+    assert gm.due()
+
+
+def test_flops_counter_convention():
+    fc = FlopsCounter({"a": 100.0, "b": 50.0, "head": 10.0})
+    assert fc.per_sample() == (160.0, 320.0)                     # dense: 3F per sample
+    fwd, bwd = fc.per_sample({"a": 0.25, "b": 0.25}, {"a": 0.2})
+    assert fwd == pytest.approx(25 + 12.5 + 10)
+    assert bwd == pytest.approx((25 + 12.5 + 10) + (20 + 12.5 + 10))
+    fc.add_step(32, 64, {"a": 0.25, "b": 0.25}, {"a": 0.2})
+    assert fc.total == pytest.approx(96 * (fwd + bwd)) and fc.samples == 96 and fc.steps == 1
+    with pytest.raises(KeyError):
+        fc.per_sample({"nope": 0.5})
