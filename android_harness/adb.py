@@ -225,6 +225,7 @@ class Adb:
     def _sync(self, what: str) -> Iterator[socket.socket]:
         try:
             conn = self._dev.open_transport(timeout=DEFAULT_TIMEOUT_S)
+            conn.conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)   # DONE must not wait on Nagle
             conn.send_command("sync:")
             conn.check_okay()
         except (adb_errors.AdbTimeout, socket.timeout) as e:

@@ -1,5 +1,6 @@
 """Subprocess body for the crash test: append+commit batches forever, report committed ids on stdout."""
 import sys
+import time
 
 import numpy as np
 
@@ -19,12 +20,13 @@ def main(root: str, first_id: int, seed: int) -> None:
     print("ready", flush=True)
     next_id = first_id
     while True:
-        ids = np.arange(next_id, next_id + int(rng.integers(1, 40)))
+        ids = np.arange(next_id, next_id + int(rng.integers(1, 9)))
         next_id = int(ids[-1]) + 1
         xs, ys, lg = zip(*(sample(int(i)) for i in ids))
         store.append(ids, np.stack(xs), np.array(ys), np.stack(lg))
         store.commit()
         print(" ".join(map(str, ids.tolist())), flush=True)
+        time.sleep(float(rng.uniform(0.0, 0.002)))
 
 
 if __name__ == "__main__":

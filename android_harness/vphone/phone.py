@@ -17,6 +17,7 @@ from android_harness.vphone.services import VphoneContext
 async def run_vphone(home_dir: Path, port: int, preset: PhonePreset, seed: int = 0) -> None:
     """Serve until SIGTERM/SIGINT. Writes ``<home>/run/daemon.json`` (pid, port, serial) once
     listening, which is how a starter learns the port when it asked for port 0."""
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)     # shells must not inherit an ignored SIGHUP
     sock = bind_loopback(port)
     bound = sock.getsockname()[1]
     serial = f"127.0.0.1:{bound}"

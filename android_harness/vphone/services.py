@@ -61,6 +61,20 @@ async def open_service(name: str, ctx: VphoneContext) -> Handler | None:
 
 async def _spawn(ctx: VphoneContext, cmd: str, merge_stderr: bool,
                  drop_stderr: bool = False) -> asyncio.subprocess.Process:
+    """Start ``sh -c cmd``; a cancellation (host CLSE) that lands mid-start still reaps it."""
+    start = asyncio.ensure_future(_start_process(ctx, cmd, merge_stderr, drop_stderr))
+    try:
+        return await asyncio.shield(start)
+    except asyncio.CancelledError:
+        proc = await start
+        await _hang_up(proc)
+        if proc.stdin is not None:
+            proc.stdin.close()
+        raise
+
+
+async def _start_process(ctx: VphoneContext, cmd: str, merge_stderr: bool,
+                         drop_stderr: bool) -> asyncio.subprocess.Process:
     (ctx.home.storage / "tmp").mkdir(exist_ok=True)
     argv = ["/bin/sh", "-c", cmd] if cmd else ["/bin/sh"]
     stderr = asyncio.subprocess.STDOUT if merge_stderr else (
@@ -71,17 +85,19 @@ async def _spawn(ctx: VphoneContext, cmd: str, merge_stderr: bool,
 
 
 async def _hang_up(proc: asyncio.subprocess.Process) -> None:
-    """Host closed the stream: SIGHUP the shell's group (nohup'd/setsid'd work survives), then
-    make sure the shell itself is gone."""
-    if proc.returncode is not None:
-        return
+    """Host closed the stream: SIGHUP the shell's process group, then SIGKILL what is left of the
+    group. Work meant to outlive the stream must leave the group (``setsid``), as on a phone."""
+    if proc.returncode is None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGHUP)
+        try:
+            await asyncio.wait_for(asyncio.shield(proc.wait()), 0.3)
+        except asyncio.TimeoutError:
+            pass
     with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGHUP)
-    try:
-        await asyncio.wait_for(asyncio.shield(proc.wait()), 0.3)
-    except asyncio.TimeoutError:
-        with contextlib.suppress(ProcessLookupError):
-            proc.kill()
+        os.killpg(proc.pid, signal.SIGKILL)
+    if proc.returncode is None:
+        await proc.wait()
 
 
 async def _pump_out(reader: asyncio.StreamReader, emit: Callable[[bytes], Awaitable[None]],
@@ -140,6 +156,8 @@ async def _run_process(proc: asyncio.subprocess.Process, pumps: list[Awaitable[N
         for t in tasks:
             t.cancel()
         await _hang_up(proc)
+        if proc.stdin is not None:
+            proc.stdin.close()              # the subprocess transport closes once all pipes are
 
 
 async def run_shell(stream: Stream, ctx: VphoneContext, cmd: str, v2: bool) -> None:

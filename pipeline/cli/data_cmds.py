@@ -16,14 +16,16 @@ def datasets(
 ) -> None:
     """List the datasets edgecl knows, whether each is available here, and where it came from."""
     table = Table(title="edgecl datasets")
-    for col in ("name", "classes", "sample shape", "available", "source", "how to get it"):
-        table.add_column(col, overflow="fold")
+    table.add_column("name", no_wrap=True)
+    for col in ("classes", "shape", "here"):
+        table.add_column(col)
+    table.add_column("source (or how to get it)", overflow="fold")
     if load:
         table.add_column("train / test")
     for name, info in CATALOG.items():
         ok, where = availability(name, root if (root is not None and info.package is None) else None)
         row = [name, str(info.num_classes), "x".join(map(str, info.sample_shape)),
-               "[green]yes[/]" if ok else "[red]no[/]", where, info.origin]
+               "[green]yes[/]" if ok else "[red]no[/]", f"{where}: {info.origin}" if ok else info.origin]
         if load:
             if ok and not (info.needs_root and root is None):
                 ds = load_raw(name, root if info.package is None else None, 0.25, 0)

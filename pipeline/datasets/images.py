@@ -55,7 +55,7 @@ class _NumpyOnlyUnpickler(pickle.Unpickler):
 
     _ALLOWED = {("numpy.core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "_reconstruct"),
                 ("numpy", "ndarray"), ("numpy", "dtype"), ("numpy.core.multiarray", "scalar"),
-                ("numpy._core.multiarray", "scalar")}
+                ("numpy._core.multiarray", "scalar"), ("_codecs", "encode")}
 
     def find_class(self, module: str, name: str):
         if (module, name) not in self._ALLOWED:

@@ -93,6 +93,7 @@ class PreparedModel:
     model: nn.Module
     masks: dict[str, np.ndarray]  # parameter name -> float32 0/1 mask, in mask-input order
     kept_channels: dict[str, list[int]]  # structured export: layer -> kept output channels
+    signature: Any = None  # TrainingSignature, set once the export built it
 
 
 def prepare_model(req: ExportRequest) -> PreparedModel:

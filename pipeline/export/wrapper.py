@@ -59,6 +59,25 @@ def patch_masked_forward(module: nn.Module, mask_name: str, masks: dict[str, tor
     module.forward = forward
 
 
+def patch_explicit_batchnorm(module: nn.Module) -> None:
+    """Training-mode BatchNorm written out in elementary ops, without touching the running stats.
+
+    ExecuTorch's joint graph keeps ``_native_batch_norm_legit_functional``, which is neither Core
+    ATen nor a portable kernel (and its decomposition emits prims ops ``to_edge`` rejects); these
+    ops differentiate and lower cleanly. The running statistics are the backend's job (see module doc).
+    """
+
+    def forward(x):
+        dims = [0] + list(range(2, x.dim()))
+        shape = [1, -1] + [1] * (x.dim() - 2)
+        mean = x.mean(dim=dims, keepdim=True)
+        var = ((x - mean) ** 2).mean(dim=dims, keepdim=True)
+        y = (x - mean) / torch.sqrt(var + module.eps)
+        return y * module.weight.reshape(shape) + module.bias.reshape(shape)
+
+    module.forward = forward
+
+
 def norm_layers(model: nn.Module) -> list[str]:
     return [n for n, m in model.named_modules() if isinstance(m, _NORMS)]
 
@@ -66,7 +85,7 @@ def norm_layers(model: nn.Module) -> list[str]:
 class TrainingWrapper(nn.Module):
     """``model`` + masks -> (loss, logits, *norm stats). Parameters live under ``model.``."""
 
-    def __init__(self, model: nn.Module, mask_names: list[str]) -> None:
+    def __init__(self, model: nn.Module, mask_names: list[str], explicit_batchnorm: bool = False) -> None:
         super().__init__()
         self.model = model
         self.mask_names = list(mask_names)
@@ -78,6 +97,8 @@ class TrainingWrapper(nn.Module):
             patch_masked_forward(modules[name.rsplit(".", 1)[0]], name, self._masks)
         for name in self.norm_names:
             modules[name].register_forward_pre_hook(self._capture(name))
+            if explicit_batchnorm:
+                patch_explicit_batchnorm(modules[name])
 
     def _capture(self, name: str):
         def hook(_module, args):
@@ -122,7 +143,7 @@ class EvalWrapper(nn.Module):
         values = dict(zip(self.param_names, tensors[:n_p]))
         values.update(zip(self.buffer_names, tensors[n_p:n_p + n_b]))
         self._masks.update(zip(self.mask_names, tensors[n_p + n_b:]))
-        return torch.func.functional_call(self.model, values, (x,), strict=True)
+        return torch.func.functional_call(self.model, values, (x,), strict=False)
 
 
 def eval_buffer_names(model: nn.Module) -> list[str]:

@@ -1,13 +1,16 @@
 """Read the device's resource state before a task: battery, charger, temperature, RAM, free storage.
 
-One batched shell round trip over the paths the device profile probed (battery capacity/status,
-thermal zone, meminfo) plus ``df`` of the storage root and Android's thermal status. Anything the
+One batched shell round trip: ``dumpsys battery`` (level and charger as apps see them), the paths
+the device profile probed (battery capacity/status as a fallback, thermal zone, meminfo), ``df`` of
+the storage root and Android's thermal status. Anything the
 device does not report stays None; the battery-aware policy then treats it as unknown.
 """
 from __future__ import annotations
 
 from typing import Any
 
+from android_harness.battery_parse import parse_dumpsys_battery
+from pipeline.errors import PowerError
 from pipeline.miro.resources import DeviceState
 
 THROTTLING_STATUS = 3  # android.os.PowerManager THERMAL_STATUS_SEVERE: the platform throttles from here
@@ -48,16 +51,26 @@ def parse_thermal_status(text: str) -> int | None:
     return None
 
 
+def _battery(outs: dict[str, str]) -> tuple[float | None, bool | None]:
+    """Level and charger as Android reports them (``dumpsys battery``, which honours ``set level``
+    and ``unplug`` like apps see it); the power_supply files when dumpsys is unusable."""
+    try:
+        b = parse_dumpsys_battery(outs.get("dumpsys", ""))
+        return 100.0 * b.level / max(b.scale, 1), b.plugged
+    except PowerError:
+        level = _int(outs.get("capacity", ""))
+        status = outs.get("status", "").strip().lower()
+        return (None if level is None else float(level)), (None if not status else status in ("charging", "full"))
+
+
 def state_from_outputs(outs: dict[str, str], thermal_unit: str = "mC") -> DeviceState:
     """A ``DeviceState`` from the raw texts of the batched reads (keys as in ``read_device_state``)."""
-    level = _int(outs.get("capacity", ""))
-    status = outs.get("status", "").strip().lower()
-    charging = None if not status else status in ("charging", "full")
+    level, charging = _battery(outs)
     raw_temp = _int(outs.get("thermal", ""))
     temp = None if raw_temp is None else raw_temp / (1000.0 if thermal_unit == "mC" else 10.0)
     avail, total = parse_meminfo(outs.get("meminfo", ""))
     th = parse_thermal_status(outs.get("thermalservice", ""))
-    return DeviceState(battery_pct=None if level is None else float(level), charging=charging,
+    return DeviceState(battery_pct=level, charging=charging,
                        thermal_throttled=th is not None and th >= THROTTLING_STATUS, temp_c=temp,
                        mem_available_bytes=avail, mem_total_bytes=total,
                        storage_free_bytes=parse_df_free(outs.get("df", "")))
@@ -66,7 +79,7 @@ def state_from_outputs(outs: dict[str, str], thermal_unit: str = "mC") -> Device
 def read_device_state(device: Any) -> DeviceState:
     """Ask ``device`` (an ``AndroidDevice``) for its state in one round trip."""
     p = device.profile
-    reads: dict[str, str] = {}
+    reads: dict[str, str] = {"dumpsys": "dumpsys battery"}
     if p.capacity_path:
         reads["capacity"] = f"cat {p.capacity_path}"
     if p.status_path:

@@ -30,7 +30,7 @@ class OrtBackend(TrainingBackend):
         self._open(self._paths["checkpoint"])
         inputs = self._module.input_names()
         outputs = self._module.output_names()
-        trainable = [n[len(MODEL_PREFIX):] for n in self._state.parameters if self._state.parameters[n].requires_grad]
+        trainable = [n[len(MODEL_PREFIX):] for n, p in self._state.parameters if p.requires_grad]
         self.signature.check_program(input_count=len(inputs), output_count=len(outputs),
                                      parameter_names=[n for n in self.signature.parameter_names if n in set(trainable)])
         if inputs != self.signature.input_names:

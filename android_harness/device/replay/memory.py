@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from android_harness.device.errors import ReplayStoreError
+from pipeline.cl.reservoir import reservoir_slot
 
 
 def balanced_quota(capacity: int, labels: list[int]) -> dict[int, int]:
@@ -88,14 +89,9 @@ class EpisodicMemory(_SampleArrays):
                       rng: np.random.Generator) -> None:
         """Mammoth's reservoir insertion (used when the EM mirrors the host reference trainer)."""
         for i in range(len(y)):
-            if self.size < self.capacity:
-                slot = self.size
-                self.size += 1
-            else:
-                slot = int(rng.integers(0, self.seen + 1))
-                if slot >= self.capacity:
-                    slot = -1
+            slot = reservoir_slot(self.seen, self.capacity, rng)
             self.seen += 1
+            self.size = min(self.seen, self.capacity)
             if slot >= 0:
                 self.put(np.array([slot]), x[i:i + 1], y[i:i + 1], None if logits is None else logits[i:i + 1], ids[i:i + 1])
 
@@ -145,6 +141,13 @@ class StreamBuffer(_SampleArrays):
         self.put(np.arange(self.size), x[rows], y[rows], None, ids[rows])
         self.logits[: self.size] = 0.0
         return rows
+
+    def keep_only(self, rows: np.ndarray) -> None:
+        """Drop every row not in ``rows`` (DDR-removed samples never reach EM or storage)."""
+        rows = np.sort(np.asarray(rows, np.int64))
+        x, y, lg, ids = self.x[rows], self.y[rows], self.logits[rows], self.ids[rows]
+        self.size = len(rows)
+        self.put(np.arange(self.size), x, y, lg, ids)
 
     def state_dict(self) -> dict[str, np.ndarray]:
         return super().state_dict("sb_")

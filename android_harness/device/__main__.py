@@ -1,0 +1,35 @@
+"""Entry point of the device zip: ``python3 edgecl_device.pyz run SESSION_DIR`` (or ``check``)."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+USAGE = "usage: edgecl_device.pyz run SESSION_DIR | check"
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) == 2 and argv[0] == "run":
+        from android_harness.device.runner import Runner
+
+        with open(os.path.join(argv[1], "runner.pid"), "w") as f:
+            f.write(str(os.getpid()))
+        result = Runner(argv[1]).run()
+        return {"ok": 0, "cancelled": 3}.get(result["status"], 1)
+    if argv == ["check"]:
+        import numpy
+
+        found = {"python": sys.version.split()[0], "numpy": numpy.__version__}
+        for mod in ("executorch", "onnxruntime"):
+            try:
+                found[mod] = getattr(__import__(mod), "__version__", "present")
+            except ImportError:
+                found[mod] = None
+        print(json.dumps(found))
+        return 0
+    print(USAGE, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,44 @@
+"""Resource probes the runner reports: its RSS, the device's available memory, storage used."""
+from __future__ import annotations
+
+import os
+
+
+def rss_bytes() -> int:
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return -1
+
+
+def mem_available_bytes(meminfo_path: str = "/proc/meminfo") -> int:
+    try:
+        with open(meminfo_path) as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return -1
+
+
+def folder_bytes(*folders: str) -> int:
+    total = 0
+    for folder in folders:
+        for root, _dirs, files in os.walk(folder):
+            for name in files:
+                try:
+                    total += os.stat(os.path.join(root, name)).st_size
+                except OSError:
+                    pass
+    return total
+
+
+def probe(meminfo_path: str, *folders: str) -> dict[str, int]:
+    """The fields of a ``resources`` event."""
+    return {"rss_bytes": rss_bytes(), "mem_available_bytes": mem_available_bytes(meminfo_path),
+            "storage_used_bytes": folder_bytes(*folders)}

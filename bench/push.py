@@ -1,0 +1,159 @@
+"""Deploy throughput vs the adb CLI's ``adb push`` of the same files to the same virtual phone, and
+the cost of a no-change redeploy.
+
+Both sides go through the same real adb 36 server (a private one on its own port) to the same
+vphone, alternating, ROUNDS times; medians are compared. The deploy time includes everything
+deploy() does (local sha256, remote sha256 check, push to temp names, on-device verify, rename);
+the CLI time is one ``adb push DIR/. REMOTE`` process. The vphone is a simulated device on
+loopback, so absolute MB/s say little about a phone: the ratio is the figure.
+
+Run: ``python bench/push.py [--rounds 3] [--mb 56]``
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import shlex
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from rich.progress import track
+
+from android_harness import vphone
+from android_harness.adb import Adb, ServerAddress, adb_binary, start_private_server
+from android_harness.android_device import AndroidDevice
+from android_harness.deploy import deploy
+
+RESULTS = Path(__file__).parent / "results" / "push.json"
+RESULTS_MD = Path(__file__).parent / "RESULTS.md"
+GOAL_RATIO = 0.8
+
+
+def make_export(folder: Path, total_mb: int) -> Path:
+    """A model-export-like folder: one big program, a weights file, a few shards, small metadata."""
+    big = total_mb * 1024 * 1024
+    sizes = {"model.pte": big * 4 // 7, "weights.bin": big * 2 // 7}
+    rest = big - sum(sizes.values())
+    sizes.update({f"shards/s{i}.bin": rest // 5 for i in range(4)})
+    sizes.update({f"meta/m{i}.json": 64 * 1024 for i in range(8)})
+    entries = []
+    for rel, size in sizes.items():
+        p = folder / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        data = os.urandom(size)
+        p.write_bytes(data)
+        entries.append({"path": rel, "sha256": hashlib.sha256(data).hexdigest(), "size": size})
+    manifest = folder / "manifest.json"
+    manifest.write_text(json.dumps({"format": "edgecl-manifest/1", "files": entries}))
+    return manifest
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--mb", type=int, default=56)
+    args = ap.parse_args()
+    command = "python bench/push.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    print(f"command: {command}")
+    print(f"host: {platform.platform()}, python {platform.python_version()}, cpus {os.cpu_count()}")
+    with tempfile.TemporaryDirectory(prefix="edgecl-bench-push-") as tmp_s:
+        tmp = Path(tmp_s)
+        os.environ["EDGECL_HOME"] = str(tmp / "edgecl_home")
+        port = _free_port()
+        server_proc = start_private_server(port)
+        server = ServerAddress("127.0.0.1", port)
+        info = vphone.start(server=server, base=tmp, home=tmp / "phone")
+        try:
+            rows = run(AndroidDevice(Adb(info.serial, server)), server, make_export(tmp / "export", args.mb),
+                       args.rounds)
+        finally:
+            vphone.stop(info, server, base=tmp)
+            server_proc.kill()
+            server_proc.wait()
+    out = {"command": command, "rows": rows}
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(out, indent=1) + "\n")
+    for r in rows:
+        print(f"{r['name']:40s} {r['value']:>10} {r['unit']:6s} goal {r['goal']}")
+    update_results_md(command, rows)
+
+
+def run(device: AndroidDevice, server: ServerAddress, manifest: Path, rounds: int) -> list[dict]:
+    total = sum(f.stat().st_size for f in manifest.parent.rglob("*") if f.is_file())
+    remote_deploy = device.storage_path("models", "bench")
+    remote_cli = device.storage_path("bench_cli")
+    adb_cmd = [adb_binary(), "-P", str(server.port), "-s", device.serial]
+    t_deploy, t_cli = [], []
+    for i in track(range(rounds), description="push rounds"):
+        order = ("deploy", "cli") if i % 2 == 0 else ("cli", "deploy")
+        for side in order:
+            device.shell(["rm", "-rf", remote_deploy, remote_cli])
+            if side == "deploy":
+                t0 = time.perf_counter()
+                rep = deploy(device, manifest, name="bench")
+                t_deploy.append(time.perf_counter() - t0)
+                assert rep.bytes_moved == total and not rep.skipped
+            else:
+                device.shell(["mkdir", "-p", remote_cli])
+                t0 = time.perf_counter()
+                subprocess.run([*adb_cmd, "push", f"{manifest.parent}/.", remote_cli], check=True,
+                               stdout=subprocess.DEVNULL)
+                t_cli.append(time.perf_counter() - t0)
+    deploy(device, manifest, name="bench")
+    t0 = time.perf_counter()
+    again = deploy(device, manifest, name="bench")
+    t_redeploy = time.perf_counter() - t0
+    med_d, med_c = statistics.median(t_deploy), statistics.median(t_cli)
+    mb = total / 1e6
+    label = " (vphone, simulated device, loopback)"
+    return [
+        {"name": "deploy_throughput" + label, "metric": "throughput", "value": round(mb / med_d, 1),
+         "unit": "MB/s", "goal": None},
+        {"name": "adb_cli_push_throughput" + label, "metric": "throughput", "value": round(mb / med_c, 1),
+         "unit": "MB/s", "goal": None},
+        {"name": "deploy_throughput_ratio_vs_adb_cli_push", "metric": "ratio", "value": round(med_c / med_d, 3),
+         "unit": "x", "goal": f">= {GOAL_RATIO}"},
+        {"name": "redeploy_unchanged_bytes_moved", "metric": "bytes", "value": again.bytes_moved,
+         "unit": "B", "goal": "0"},
+        {"name": "redeploy_unchanged_seconds" + label, "metric": "time", "value": round(t_redeploy, 3),
+         "unit": "s", "goal": None},
+        {"name": "deploy_payload", "metric": "size", "value": round(mb, 1), "unit": "MB",
+         "goal": f"{len(again.skipped)} files, {rounds} alternating rounds, medians"},
+    ]
+
+
+def update_results_md(command: str, rows: list[dict]) -> None:
+    """Replace (or append) this script's section of bench/RESULTS.md."""
+    start, end = "<!-- bench/push.py start -->", "<!-- bench/push.py end -->"
+    table = "\n".join(f"| {r['name']} | {r['value']} {r['unit']} | {r['goal'] or ''} |" for r in rows)
+    section = (f"{start}\n## Deploy vs `adb push` (bench/push.py)\n\n`{command}`\n\n"
+               "Same files, same real adb 36 server, same virtual phone (simulated device on loopback), "
+               "alternating rounds. Deploy time includes local+remote sha256, push to temp names, "
+               "on-device verify and rename.\n\n| figure | value | goal |\n|---|---|---|\n"
+               f"{table}\n{end}")
+    text = RESULTS_MD.read_text() if RESULTS_MD.exists() else "# Benchmark results\n"
+    if start in text and end in text:
+        text = text[: text.index(start)] + section + text[text.index(end) + len(end):]
+    else:
+        text = text.rstrip("\n") + "\n\n" + section + "\n"
+    tmp = RESULTS_MD.with_suffix(".md.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, RESULTS_MD)
+
+
+if __name__ == "__main__":
+    main()

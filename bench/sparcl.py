@@ -1,0 +1,171 @@
+"""SparCL vs dense replay: class-IL / task-IL accuracy, training FLOPs and wall time, side by side.
+
+Dense ER / DER++ against SparCL-ER / SparCL-DER++ (TDM + DDR + DGM) at weight sparsity 0.75 / 0.90 /
+0.95, unstructured (the paper) and structured (channel masks), on Split Digits (quick) and, unless
+``--quick``, Split Fashion-MNIST (a per-class subset so the bench stays ~10 minutes on 2 cores).
+Every run uses the host reference trainer (``train_host``); FLOPs are counted by ``FlopsPolicy``
+under the convention of ``pipeline/sparcl/core/flops.py``.
+
+    /work/venv/bin/python bench/sparcl.py            # digits + fashion_mnist
+    /work/venv/bin/python bench/sparcl.py --quick    # digits only
+
+Writes ``bench/results/sparcl.json`` and the SparCL section of ``bench/RESULTS.md``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+import torch
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from pipeline.cl.policy import PolicyStack
+from pipeline.cl.trainer import train_host
+from pipeline.config import parse_spec
+from pipeline.sparcl.policies import build_sparcl_policy
+from pipeline.sparcl.training_flops import FlopsPolicy
+
+ROOT = Path(__file__).resolve().parent
+SPARSITIES = (0.75, 0.90, 0.95)
+METHODS = ("er", "derpp")
+GOALS = {0.75: (4.0, -1.0), 0.90: (8.0, -3.0)}       # SparCL-DER++ unstructured: (min FLOPs ratio, min class-IL delta)
+
+DATASETS = {
+    "digits": {"data": {"kind": "digits"}, "epochs": 20},
+    "fashion_mnist": {"data": {"kind": "fashion_mnist", "max_train_per_class": 400, "max_test_per_class": 300},
+                      "epochs": 10},
+}
+
+
+def run_one(dataset: str, method: str, sparsity: float | None, structured: bool, seed: int) -> dict:
+    cfg = DATASETS[dataset]
+    table = {
+        "name": f"bench-sparcl-{dataset}", "seed": seed, "data": cfg["data"],
+        "model": {"kind": "mlp", "hidden": [400, 400]},
+        "train": {"method": method, "epochs": cfg["epochs"], "buffer_size": 200, "batch_size": 32,
+                  "buffer_batch_size": 32, "lr": 0.03},
+        "sparcl": {"enabled": sparsity is not None, "sparsity": sparsity or 0.75, "structured": structured},
+    }
+    spec = parse_spec(table, source="bench/sparcl.py")
+    sparcl = build_sparcl_policy(spec)
+    flops = FlopsPolicy(sparcl)
+    t0 = time.perf_counter()
+    result = train_host(spec, PolicyStack([p for p in (sparcl, flops) if p is not None]), progress=False)
+    wall = time.perf_counter() - t0
+    s = result.summary
+    return {"class_il": s["class_il"], "task_il": s["task_il"], "flops": flops.total, "wall_s": wall,
+            "samples": flops.counter.samples if flops.counter else 0}
+
+
+def label(method: str, sparsity: float | None, structured: bool) -> str:
+    if sparsity is None:
+        return f"dense-{method}"
+    return f"sparcl-{method}-{sparsity:.2f}" + ("-structured" if structured else "")
+
+
+def make_rows(dataset: str, runs: dict[str, dict]) -> list[dict]:
+    rows = []
+    for name, r in runs.items():
+        method = name.split("-")[1]
+        base = runs[f"dense-{method}"]
+        full = f"{dataset}/{name}"
+        rows += [
+            {"name": full, "metric": "class_il", "value": round(r["class_il"], 2), "unit": "%", "goal": None},
+            {"name": full, "metric": "task_il", "value": round(r["task_il"], 2), "unit": "%", "goal": None},
+            {"name": full, "metric": "train_flops", "value": r["flops"], "unit": "FLOP", "goal": None},
+            {"name": full, "metric": "wall_s", "value": round(r["wall_s"], 2), "unit": "s", "goal": None},
+        ]
+        if name.startswith("dense"):
+            continue
+        ratio = base["flops"] / r["flops"]
+        delta = r["class_il"] - base["class_il"]
+        sp = float(name.split("-")[2])
+        goal = GOALS.get(sp) if method == "derpp" and not name.endswith("structured") else None
+        rows += [
+            {"name": full, "metric": f"train_flops_ratio_vs_dense_{method}", "value": round(ratio, 2), "unit": "x",
+             "goal": f">= {goal[0]:g}" if goal else None, **({"met": ratio >= goal[0]} if goal else {})},
+            {"name": full, "metric": f"class_il_delta_vs_dense_{method}", "value": round(delta, 2), "unit": "points",
+             "goal": f">= {goal[1]:g}" if goal else None, **({"met": delta >= goal[1]} if goal else {})},
+            {"name": full, "metric": f"task_il_delta_vs_dense_{method}", "value": round(r["task_il"] - base["task_il"], 2),
+             "unit": "points", "goal": None},
+            {"name": full, "metric": f"wall_ratio_vs_dense_{method}", "value": round(base["wall_s"] / r["wall_s"], 2),
+             "unit": "x", "goal": None},
+        ]
+    return rows
+
+
+def markdown(command: str, env: str, tables: dict[str, dict[str, dict]]) -> str:
+    lines = ["## SparCL (`bench/sparcl.py`)", "", f"Command: `{command}`  ", f"Environment: {env}", ""]
+    for dataset, runs in tables.items():
+        cfg = DATASETS[dataset]
+        lines += [f"### Split {dataset} (MLP 2x400, {cfg['epochs']} epochs/task, buffer 200, SGD lr 0.03, seed 0)", "",
+                  "| run | class-IL % | task-IL % | train GFLOP | FLOPs ratio vs dense | class-IL delta | wall s | wall ratio |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for name, r in runs.items():
+            base = runs[f"dense-{name.split('-')[1]}"]
+            lines.append(f"| {name} | {r['class_il']:.1f} | {r['task_il']:.1f} | {r['flops'] / 1e9:.2f} | "
+                         f"{base['flops'] / r['flops']:.2f}x | {r['class_il'] - base['class_il']:+.1f} | "
+                         f"{r['wall_s']:.1f} | {base['wall_s'] / r['wall_s']:.2f}x |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def write_section(path: Path, section: str) -> None:
+    """Replace (or append) the SparCL section of RESULTS.md between its markers."""
+    begin, end = "<!-- sparcl:begin -->", "<!-- sparcl:end -->"
+    text = path.read_text() if path.exists() else "# Benchmark results\n"
+    block = f"{begin}\n{section}\n{end}"
+    if begin in text and end in text:
+        text = text[:text.index(begin)] + block + text[text.index(end) + len(end):]
+    else:
+        text = text.rstrip() + "\n\n" + block + "\n"
+    tmp = path.with_suffix(".md.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="Split Digits only")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    command = "python bench/sparcl.py" + (" --quick" if args.quick else "") + (f" --seed {args.seed}" if args.seed else "")
+    env = (f"python {platform.python_version()}, torch {torch.__version__}, {os.cpu_count()} CPUs "
+           f"(torch threads {torch.get_num_threads()}), {platform.machine()}")
+    print(f"$ {command}\n{env}", flush=True)
+    datasets = ["digits"] if args.quick else ["digits", "fashion_mnist"]
+    grid = [(m, None, False) for m in METHODS] + [(m, s, st) for m in METHODS for st in (False, True) for s in SPARSITIES]
+    tables: dict[str, dict[str, dict]] = {}
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()) as bar:
+        job = bar.add_task("sparcl bench", total=len(grid) * len(datasets))
+        for dataset in datasets:
+            runs: dict[str, dict] = {}
+            for method, sp, st in grid:
+                name = label(method, sp, st)
+                bar.update(job, description=f"{dataset} {name}")
+                runs[name] = run_one(dataset, method, sp, st, args.seed)
+                bar.advance(job)
+                bar.console.print(f"{dataset:14s} {name:32s} class-IL {runs[name]['class_il']:5.1f}  "
+                                  f"task-IL {runs[name]['task_il']:5.1f}  {runs[name]['flops'] / 1e9:8.2f} GFLOP  "
+                                  f"{runs[name]['wall_s']:6.1f} s")
+            tables[dataset] = runs
+    rows = [row for dataset, runs in tables.items() for row in make_rows(dataset, runs)]
+    out = ROOT / "results" / "sparcl.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps({"command": command, "environment": env, "rows": rows}, indent=1))
+    os.replace(tmp, out)
+    write_section(ROOT / "RESULTS.md", markdown(command, env, tables))
+    for row in rows:
+        if "met" in row:
+            print(f"goal {row['name']} {row['metric']} = {row['value']} {row['unit']} (goal {row['goal']}): "
+                  f"{'met' if row['met'] else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

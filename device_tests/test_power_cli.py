@@ -1,0 +1,32 @@
+"""``edgecl trace`` end to end on the device (Python sampler and the sh-only fallback)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from android_harness.adb import ServerAddress
+from android_harness.android_device import AndroidDevice
+from android_harness.battery_parse import parse_dumpsys_battery
+from pipeline.cli.app import app
+from pipeline.energy import read_power_csv
+
+
+@pytest.mark.parametrize("shell_sampler", [False, True], ids=["python", "sh"])
+def test_edgecl_trace(device: AndroidDevice, adb_server: ServerAddress, tmp_path: Path,
+                      monkeypatch: pytest.MonkeyPatch, shell_sampler: bool) -> None:
+    monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(adb_server.port))
+    monkeypatch.delenv("ADB_SERVER_SOCKET", raising=False)
+    args = ["trace", "--serial", device.serial, "--seconds", "2", "--rate", "10", "--out", str(tmp_path)]
+    res = CliRunner().invoke(app, args + (["--shell-sampler"] if shell_sampler else []))
+    assert res.exit_code == 0, res.output + repr(res.exception)
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    raw = read_power_csv(tmp_path / "power.csv")
+    assert raw.meta["sampler"] == ("sh" if shell_sampler else "python")
+    assert summary["simulated"] == device.profile.simulated
+    assert 15 <= summary["samples"] <= 25
+    if device.profile.simulated:                       # the vphone's unplug stops its charging
+        assert summary["energy_j"] > 0 and "(simulated)" in res.output
+    assert not parse_dumpsys_battery(device.shell(["dumpsys", "battery"]).stdout).updates_stopped

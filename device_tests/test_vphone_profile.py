@@ -1,0 +1,81 @@
+"""DeviceProfile probe (works the same on a phone) and the vphone's battery model under load."""
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+
+import pytest
+
+import android_harness.profile as profile_mod
+from android_harness.android_device import AndroidDevice
+from android_harness.profile import load_profile
+from pipeline.errors import ConfigError
+
+
+def test_profile_probe(device: AndroidDevice, vphone_home: Path | None) -> None:
+    p = device.refresh_profile()
+    assert p.sdk > 0 and p.abi and p.model and p.serial == device.serial
+    assert p.ram_total_bytes > 512 * 2 ** 20
+    assert device.stat(p.storage_root).is_dir
+    assert p.current_unit in ("uA", "mA") and p.current_positive_when in ("charging", "discharging")
+    if p.current_now_path:
+        assert int(device.shell(["cat", p.current_now_path]).stdout.strip()) is not None
+    if vphone_home is not None:
+        assert p.simulated and Path(p.storage_root) == vphone_home / "storage"
+        assert (p.current_unit, p.current_positive_when) == ("uA", "charging")   # the pixel7 preset
+        assert p.python_cmd and device.shell([p.python_cmd, "-c", "print(6*7)"]).stdout == "42\n"
+        assert p.thermal_path and p.charge_counter_path
+
+
+def test_profile_is_cached_and_overridable(device: AndroidDevice, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    load_profile(device.adb)
+
+    def no_probe(adb):
+        raise AssertionError("probed although cached")
+
+    monkeypatch.setattr(profile_mod, "probe", no_probe)
+    cached = load_profile(device.adb)
+    assert cached == device.profile
+    toml = tmp_path / "p.toml"
+    toml.write_text('current_unit = "mA"\ncurrent_positive_when = "discharging"\nstorage_root = "/sdcard/x"\n')
+    over = load_profile(device.adb, override=toml)
+    assert (over.current_unit, over.current_positive_when, over.storage_root) == ("mA", "discharging", "/sdcard/x")
+    assert over.current_ua(-5) == 5000.0 and "override" in over.convention_source
+    toml.write_text('current_unit = "A"\nnot_a_field = 1\nsdk = "x"\n')
+    with pytest.raises(ConfigError) as info:
+        load_profile(device.adb, override=toml)
+    assert len(info.value.problems) == 3
+
+
+def _mean_current_ua(device: AndroidDevice, seconds: float) -> float:
+    """Mean current into the battery (uA) from current_now samples over ``seconds``."""
+    p = device.profile
+    samples, end = [], time.monotonic() + seconds
+    while time.monotonic() < end:
+        samples.append(p.current_ua(int(device.shell(["cat", p.current_now_path]).stdout)))
+        time.sleep(0.2)
+    return statistics.mean(samples)
+
+
+def test_battery_counters_rise_under_load(device: AndroidDevice, vphone_home: Path | None) -> None:
+    p = device.profile
+    if p.current_now_path is None:
+        pytest.skip("no readable current_now on this device")
+    device.shell("dumpsys battery unplug")
+    try:
+        time.sleep(1.2)
+        counter0 = int(device.shell(["cat", p.charge_counter_path]).stdout)
+        idle = _mean_current_ua(device, 2.5)
+        device.shell("for i in 1 2; do nohup timeout 6 sh -c 'while :; do :; done' >/dev/null 2>&1 & done")
+        time.sleep(1.0)
+        busy = _mean_current_ua(device, 3.0)
+        counter1 = int(device.shell(["cat", p.charge_counter_path]).stdout)
+    finally:
+        device.shell("dumpsys battery reset")
+    drain_idle, drain_busy = -idle, -busy
+    assert drain_busy > drain_idle + 50_000, (idle, busy)     # >= 50 mA more out of the battery
+    if vphone_home is not None:
+        assert drain_idle > 0 and counter1 < counter0       # vphone preset: unplug stops charging
+        assert "UPDATES STOPPED" not in device.shell("dumpsys battery").stdout

@@ -1,0 +1,95 @@
+"""``edgecl tune SPEC.toml``: run an experiment with Miro on and print each task's decision.
+
+The same path as ``edgecl run`` (the spec's ``[miro]`` turned on); afterwards a table per task:
+the device's state and the policy mode, every profiling run (candidate, accuracy, measured and
+proxy energy, seconds) with the chosen one marked, and the profiling overhead of the whole run.
+``--show RESULTS_DIR`` prints the table of an earlier run from its ``miro.json``.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from pipeline.errors import ConfigError
+
+
+def decisions_tables(miro: dict[str, Any]) -> list[Table]:
+    """One rich table per task of ``miro.json``'s decisions."""
+    sim = " (simulated)" if miro.get("simulated") else ""
+    tables = []
+    for t in miro.get("tasks", []):
+        chosen = t["chosen"]["key"]
+        if not t.get("profiled"):
+            table = Table(title=f"task {t['task'] + 1}: default {chosen} (not profiled)", title_justify="left")
+            tables.append(table)
+            continue
+        policy = t.get("policy", {})
+        state = t.get("device_state", {})
+        battery = state.get("battery_pct")
+        title = (f"task {t['task'] + 1}: chose {chosen} — mode {policy.get('mode', 'normal')}"
+                 + (f", battery {battery:g}%" if battery is not None else "")
+                 + (f" ({'; '.join(policy['reasons'])})" if policy.get("reasons") else "")
+                 + f"; search {t['search']['kind']}, {t['search']['epochs_used']} epochs, "
+                 f"{t['profiling_energy_j']:.2f} J{sim}, {t['profiling_seconds']:.1f} s")
+        table = Table(title=title, title_justify="left")
+        for col in ("candidate", "epochs", "accuracy", "energy J" + sim, "proxy (EM+SB)xep", "seconds", ""):
+            table.add_column(col, justify="right" if col not in ("candidate", "") else "left")
+        for run in t.get("runs", []):
+            key = run["candidate"]["key"]
+            e = run["energy_j"]
+            table.add_row(key, str(run["epochs"]), f"{run['accuracy']:.3f}", "-" if e is None else f"{e:.3f}",
+                          f"{run['proxy_energy']:g}", f"{run['seconds']:.1f}", "[green]chosen[/]" if key == chosen else "")
+        tables.append(table)
+    return tables
+
+
+def overhead_line(miro: dict[str, Any]) -> str:
+    o = miro.get("overhead", {})
+    sim = " (simulated)" if miro.get("simulated") else ""
+    parts = [f"profiling: {o.get('profiling_energy_j', 0.0):.2f} J{sim}, {o.get('profiling_seconds', 0.0):.1f} s"]
+    if "energy_share" in o:
+        parts.append(f"{o['energy_share']:.1%} of the run's {o['run_energy_j']:.2f} J")
+    if "time_share" in o:
+        parts.append(f"{o['time_share']:.1%} of its {o['run_seconds']:.0f} s")
+    return "; ".join(parts)
+
+
+def print_decisions(miro: dict[str, Any], console: Console | None = None) -> None:
+    console = console or Console()
+    for table in decisions_tables(miro):
+        console.print(table)
+    console.print(overhead_line(miro))
+
+
+def load_miro_json(results_dir: Path) -> dict[str, Any]:
+    path = Path(results_dir) / "miro.json"
+    if not path.is_file():
+        raise ConfigError(f"{path}: no miro.json here (was the run made with [miro] enabled = true?)")
+    return json.loads(path.read_text())
+
+
+def tune(
+    spec_path: Path = typer.Argument(None, metavar="SPEC.toml", help="experiment spec; its [miro] table is used (enabled forced on)"),
+    out: Path = typer.Option(None, "--out", help="results folder (default results/<name>-<time>)"),
+    show: Path = typer.Option(None, "--show", help="print the decisions of an earlier run's results folder instead"),
+) -> None:
+    """Run an experiment with Miro tuning each task on the device; print the decisions and measurements."""
+    if show is not None:
+        print_decisions(load_miro_json(show))
+        return
+    if spec_path is None:
+        raise ConfigError("edgecl tune: give SPEC.toml (or --show RESULTS_DIR)")
+    from pipeline.miro.run import run_with_miro
+
+    results_dir = run_with_miro(spec_path, out, overrides={"miro.enabled": True})
+    print_decisions(load_miro_json(results_dir))
+    Console().print(f"results: {results_dir}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("tune")(tune)

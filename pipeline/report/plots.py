@@ -1,0 +1,139 @@
+"""The report's figures, as PNG files (matplotlib, Agg backend: no display needed).
+
+Each function draws one figure from ResultsData and returns the file name, or None when the data
+for it is absent (the HTML then says so). Figures from a virtual phone say "simulated" in the title.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg", force=False)
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from pipeline.report.results import ResultsData  # noqa: E402
+
+PHASE_COLORS = {"training": "#4C72B0", "evaluation": "#55A868", "swapping": "#C44E52",
+                "profiling": "#8172B2", "idle": "#CCB974"}
+DPI = 100
+
+
+def _title(ax, text: str, data: ResultsData) -> None:
+    ax.set_title(text + (" — SIMULATED (virtual phone)" if data.simulated else ""), fontsize=10)
+
+
+def _save(fig, out_dir: Path, name: str) -> str:
+    fig.tight_layout()
+    fig.savefig(out_dir / name, dpi=DPI)
+    plt.close(fig)
+    return name
+
+
+def accuracy_heatmap(data: ResultsData, out_dir: Path) -> str | None:
+    m = data.accuracy
+    if m is None or m.size == 0:
+        return None
+    fig, ax = plt.subplots(figsize=(1.2 + 0.8 * m.shape[1], 1.0 + 0.7 * m.shape[0]))
+    im = ax.imshow(np.ma.masked_invalid(m), vmin=0, vmax=1, cmap="viridis")
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            if not np.isnan(m[i, j]):
+                ax.text(j, i, f"{m[i, j]:.2f}", ha="center", va="center",
+                        color="white" if m[i, j] < 0.6 else "black", fontsize=8)
+    ax.set_xticks(range(m.shape[1]), [f"task {j}" for j in range(m.shape[1])])
+    ax.set_yticks(range(m.shape[0]), [f"after {i}" for i in range(m.shape[0])])
+    ax.set_xlabel("evaluated on")
+    fig.colorbar(im, ax=ax, fraction=0.046, label="class-IL accuracy")
+    _title(ax, "Accuracy matrix", data)
+    return _save(fig, out_dir, "accuracy_matrix.png")
+
+
+def accuracy_over_time(data: ResultsData, out_dir: Path) -> str | None:
+    evals = data.evals()
+    if not evals:
+        return None
+    t0 = min(float(s.events[0]["t"]) for s in data.sessions if s.events)
+    fig, ax = plt.subplots(figsize=(7, 3.2))
+    for task in sorted({int(e["task"]) for e in evals}):
+        pts = [(float(e["t"]) - t0, float(e["class_il"])) for e in evals if int(e["task"]) == task]
+        ax.plot(*zip(*pts), marker="o", label=f"task {task}")
+    ax.set_xlabel("time since first session start (s)")
+    ax.set_ylabel("class-IL accuracy")
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize=7, ncol=4)
+    _title(ax, "Accuracy per task over time", data)
+    return _save(fig, out_dir, "accuracy_over_time.png")
+
+
+def power_over_time(data: ResultsData, out_dir: Path) -> str | None:
+    traced = [s for s in data.sessions if s.trace is not None]
+    if not traced:
+        return None
+    t0 = min(float(s.trace.t[0]) for s in traced)
+    fig, ax = plt.subplots(figsize=(9, 3.4))
+    seen: set[str] = set()
+    for s in traced:
+        for r in s.rows:
+            if r.kind == "phase":
+                label = r.phase if r.phase not in seen else None
+                seen.add(r.phase or "")
+                ax.axvspan(r.t0 - t0, r.t1 - t0, color=PHASE_COLORS.get(r.phase or "", "#999999"), alpha=0.18,
+                           lw=0, label=label)
+        tr = s.trace
+        ax.plot(tr.t - t0, tr.power_w, color="black", lw=0.8)
+        if tr.charging.any():
+            ax.scatter((tr.t - t0)[tr.charging], tr.power_w[tr.charging], s=6, color="red",
+                       label="charging" if "charging" not in seen else None, zorder=3)
+            seen.add("charging")
+    if data.idle_w is not None:
+        ax.axhline(data.idle_w, color="gray", ls="--", lw=0.8, label=f"idle {data.idle_w:.2f} W")
+    ax.set_xlabel("device time since first sample (s)")
+    ax.set_ylabel("battery power (W)")
+    if seen or data.idle_w is not None:
+        ax.legend(fontsize=7, ncol=6, loc="upper right")
+    _title(ax, "Power over time, phases shaded", data)
+    return _save(fig, out_dir, "power_over_time.png")
+
+
+def energy_per_task(data: ResultsData, out_dir: Path) -> str | None:
+    rows = [r for r in data.energy_rows if r.kind == "phase" and r.task is not None and r.energy_j is not None]
+    if not rows:
+        return None
+    tasks = sorted({r.task for r in rows})
+    phases = [p for p in PHASE_COLORS if any(r.phase == p for r in rows)]
+    fig, ax = plt.subplots(figsize=(max(4, 0.9 * len(tasks) + 2), 3.2))
+    bottom = np.zeros(len(tasks))
+    for p in phases:
+        vals = np.array([sum(r.energy_j for r in rows if r.task == t and r.phase == p) for t in tasks])
+        ax.bar([str(t) for t in tasks], vals, bottom=bottom, color=PHASE_COLORS[p], label=p)
+        bottom += vals
+    ax.set_xlabel("task")
+    ax.set_ylabel("energy (J)")
+    ax.legend(fontsize=7)
+    _title(ax, "Energy per task, by phase", data)
+    return _save(fig, out_dir, "energy_per_task.png")
+
+
+def accuracy_vs_energy(data: ResultsData, out_dir: Path, points: list[dict]) -> str | None:
+    """``points``: {"label", "energy_j", "accuracy", "chosen", "kind"} from tables.run_points."""
+    pts = [p for p in points if p.get("energy_j") is not None and p.get("accuracy") is not None]
+    if not pts:
+        return None
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    for kind, marker, color in (("candidate", "o", "#8172B2"), ("run", "*", "#C44E52")):
+        sel = [p for p in pts if p["kind"] == kind]
+        if sel:
+            ax.scatter([p["energy_j"] for p in sel], [p["accuracy"] for p in sel], marker=marker, color=color,
+                       s=40 if kind == "candidate" else 140, label="Miro candidate (profiling run)" if kind == "candidate"
+                       else "full run", alpha=0.8)
+    for p in pts:
+        if p.get("chosen"):
+            ax.scatter([p["energy_j"]], [p["accuracy"]], s=160, facecolors="none", edgecolors="black")
+        ax.annotate(p["label"], (p["energy_j"], p["accuracy"]), fontsize=6, xytext=(3, 3), textcoords="offset points")
+    ax.set_xlabel("energy (J)")
+    ax.set_ylabel("accuracy")
+    ax.legend(fontsize=7)
+    _title(ax, "Accuracy vs energy per configuration", data)
+    return _save(fig, out_dir, "accuracy_vs_energy.png")

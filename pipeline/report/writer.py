@@ -1,0 +1,69 @@
+"""``write_report(results_dir)``: figures, CSV tables, trace.json and report/index.html of one run."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pipeline.report import plots
+from pipeline.report.html import render_html
+from pipeline.report.results import ResultsData, load_results
+from pipeline.report.tables import final_accuracy, run_energy_j, run_points, write_tables
+from pipeline.report.trace_json import write_trace_json
+
+
+@dataclass(frozen=True)
+class ReportFiles:
+    html: Path
+    trace_json: Path
+    folder: Path
+    figures: dict[str, str | None]
+    tables: list[str]
+    simulated: bool
+
+
+def _headline(data: ResultsData) -> dict[str, Any]:
+    sim = " (simulated)" if data.simulated else ""
+    acc, energy = final_accuracy(data), run_energy_j(data)
+    rows = data.energy_rows
+    samples = sum(r.train_samples for r in rows if r.kind == "session")
+    out: dict[str, Any] = {
+        "device": "virtual phone (simulated)" if data.simulated else
+                  (data.profile or {}).get("model", "unknown device"),
+        "sessions": len(data.sessions),
+        "final mean class-IL accuracy": "–" if acc is None else f"{acc:.4f}  (from {data.accuracy_source})",
+        f"energy of the training sessions{sim}": "–" if energy is None else f"{energy:.3f} J",
+        f"energy per training sample{sim}": "–" if not (energy and samples) else f"{energy / samples * 1000:.3f} mJ",
+        f"idle baseline{sim}": "–" if data.idle_w is None else f"{data.idle_w:.3f} W ({data.idle_note})",
+        "charging samples": sum(s.trace.charging_samples for s in data.sessions if s.trace is not None),
+    }
+    overhead = (data.miro or {}).get("overhead") or {}
+    if overhead:
+        out[f"Miro profiling{sim}"] = f"{overhead.get('profiling_energy_j', 0.0):.3f} J, " \
+                                      f"{overhead.get('profiling_seconds', 0.0):.1f} s"
+    return out
+
+
+def write_report(results_dir: str | Path, allow_charging: bool = False) -> ReportFiles:
+    """Write ``report/`` (index.html, PNG figures, CSV tables) and ``trace.json`` into ``results_dir``.
+    Charging samples make their intervals' energy blank unless ``allow_charging``."""
+    data = load_results(results_dir, allow_charging=allow_charging)
+    out = data.folder / "report"
+    out.mkdir(exist_ok=True)
+    points = run_points(data)
+    figures = {
+        "accuracy_matrix": plots.accuracy_heatmap(data, out),
+        "accuracy_over_time": plots.accuracy_over_time(data, out),
+        "power_over_time": plots.power_over_time(data, out),
+        "energy_per_task": plots.energy_per_task(data, out),
+        "accuracy_vs_energy": plots.accuracy_vs_energy(data, out, points),
+    }
+    tables = write_tables(data, out, points)
+    trace = write_trace_json(data, data.folder / "trace.json")
+    page = render_html(data, figures, tables, _headline(data), "../trace.json")
+    html_path = out / "index.html"
+    tmp = out / ".index.html.tmp"
+    tmp.write_text(page, encoding="utf-8")
+    os.replace(tmp, html_path)
+    return ReportFiles(html_path, trace, out, figures, tables, data.simulated)
