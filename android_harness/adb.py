@@ -7,6 +7,8 @@ connection (adbutils' own push writes 4 KiB chunks, one connection per file).
 """
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
 import secrets
 import socket
@@ -14,7 +16,6 @@ import stat as statmod
 import struct
 import subprocess
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterator, Sequence
@@ -28,7 +29,8 @@ from pipeline.errors import AdbError, AdbTimeout, DeviceError
 DEFAULT_TIMEOUT_S = 60.0
 IDEMPOTENT_RETRIES = 2          # extra attempts for calls that are safe to repeat
 RETRY_BACKOFF_S = 0.3
-SYNC_CHUNK = 64 * 1024
+SYNC_CHUNK = 64 * 1024          # DATA payload limit of the sync protocol
+SYNC_READ = 1024 * 1024         # local read size; framed into SYNC_CHUNK pieces, one send
 SERVER_START_TIMEOUT_S = 15.0
 _TRANSPORT_ERRORS = (adb_errors.AdbError, ConnectionError, EOFError, OSError)
 
@@ -92,6 +94,13 @@ class RemoteStat:
     @property
     def is_dir(self) -> bool:
         return statmod.S_ISDIR(self.mode)
+
+
+@dataclass(frozen=True)
+class PushedFile:
+    remote: str
+    size: int
+    sha256: str         # of the bytes sent
 
 
 @dataclass(frozen=True)
@@ -221,7 +230,7 @@ class Adb:
                     raise AdbError(self.serial, r.cmd, r.exit_code, r.stdout, r.stderr)
         return results
 
-    @contextmanager
+    @contextlib.contextmanager
     def _sync(self, what: str) -> Iterator[socket.socket]:
         try:
             conn = self._dev.open_transport(timeout=DEFAULT_TIMEOUT_S)
@@ -253,40 +262,51 @@ class Adb:
         return self._retrying(f"stat {remote}", run, True, DEFAULT_TIMEOUT_S)
 
     def push_files(self, pairs: Sequence[tuple[Path | BinaryIO, str]], mode: int = 0o644,
-                   progress: Callable[[int], None] | None = None) -> int:
+                   progress: Callable[[int], None] | None = None) -> list[PushedFile]:
         """Push ``(local, remote_path)`` pairs over one sync connection; parents are created on the
-        device. Returns bytes sent. A failed file raises AdbError naming it."""
-        total = 0
+        device. Files are pipelined: all are sent, then the per-file replies are read (after a
+        failure the device discards DATA until DONE, so this is safe). The sha256 of the bytes sent
+        is computed on the way. Any failed file raises AdbError naming it."""
         with self._sync(f"push {len(pairs)} files") as s:
-            for local, remote in pairs:
-                total += self._push_one(s, local, remote, mode, progress)
-        return total
+            sent = [self._send_one(s, local, remote, mode, progress) for local, remote in pairs]
+            failures = []
+            for p in sent:
+                reply, length = struct.unpack("<4sI", _recv_exact(s, 8))
+                if reply == b"FAIL":
+                    failures.append(f"{p.remote}: {_recv_exact(s, length).decode('utf-8', 'replace')}")
+                elif reply != b"OKAY":
+                    raise AdbError(self.serial, f"push {p.remote}", None, stderr=f"bad sync reply {reply!r}")
+        if failures:
+            raise AdbError(self.serial, f"push {len(pairs)} files", None, stderr="; ".join(failures))
+        return sent
 
     def push(self, local: Path | BinaryIO, remote: str, mode: int = 0o644) -> int:
-        return self.push_files([(local, remote)], mode)
+        return self.push_files([(local, remote)], mode)[0].size
 
-    def _push_one(self, s: socket.socket, local: Path | BinaryIO, remote: str, mode: int,
-                  progress: Callable[[int], None] | None) -> int:
+    def _send_one(self, s: socket.socket, local: Path | BinaryIO, remote: str, mode: int,
+                  progress: Callable[[int], None] | None) -> PushedFile:
         f = open(local, "rb") if isinstance(local, (str, Path)) else local
         sent = 0
+        digest = hashlib.sha256()
         try:
             _send_request(s, b"SEND", f"{remote},{statmod.S_IFREG | mode}")
-            while chunk := f.read(SYNC_CHUNK):
-                s.sendall(b"DATA" + struct.pack("<I", len(chunk)) + chunk)
-                sent += len(chunk)
+            while block := f.read(SYNC_READ):
+                digest.update(block)
+                view = memoryview(block)
+                frames = bytearray()
+                for i in range(0, len(block), SYNC_CHUNK):
+                    piece = view[i:i + SYNC_CHUNK]
+                    frames += b"DATA" + struct.pack("<I", len(piece))
+                    frames += piece
+                s.sendall(frames)
+                sent += len(block)
                 if progress:
-                    progress(len(chunk))
+                    progress(len(block))
             s.sendall(b"DONE" + struct.pack("<I", int(time.time())))
         finally:
             if f is not local:
                 f.close()
-        reply, length = struct.unpack("<4sI", _recv_exact(s, 8))
-        if reply == b"FAIL":
-            msg = _recv_exact(s, length).decode("utf-8", "replace")
-            raise AdbError(self.serial, f"push {remote}", None, stderr=msg)
-        if reply != b"OKAY":
-            raise AdbError(self.serial, f"push {remote}", None, stderr=f"bad sync reply {reply!r}")
-        return sent
+        return PushedFile(remote, sent, digest.hexdigest())
 
     def pull(self, remote: str, local: Path) -> int:
         """RECV ``remote`` into ``local`` (written to a temp name, then renamed)."""

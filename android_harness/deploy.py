@@ -5,7 +5,8 @@ Input is an export ``manifest.json`` (``{"format": "edgecl-manifest/1", "files":
 ``<storage_root>/models/<name>/``. Each file goes to a temp name, its sha256 is checked on the
 device and only then is it renamed over the final name, so an interrupted or corrupted push never
 leaves a wrong file under the real name; a final file whose hash does not match (corrupted later)
-is pushed again. Three shell round trips in total, plus one sync connection for the data.
+is pushed again. Two shell round trips (check; verify+rename), plus one sync connection
+for the data.
 """
 from __future__ import annotations
 
@@ -57,7 +58,8 @@ def _sha256(path: Path) -> str:
 
 
 def read_manifest(manifest: Path) -> list[DeployFile]:
-    """The manifest's files (checked against the local copies), then the manifest itself."""
+    """The manifest's files (sizes checked against the local copies; hashes are checked on the
+    bytes actually pushed), then the manifest itself."""
     try:
         data = json.loads(manifest.read_text())
         entries = data["files"]
@@ -82,9 +84,6 @@ def read_manifest(manifest: Path) -> list[DeployFile]:
         local = manifest.parent / rel
         if not local.is_file() or local.stat().st_size != size:
             problems.append(f"files[{i}] {rel}: local file missing or not {size} bytes")
-            continue
-        if _sha256(local) != digest:
-            problems.append(f"files[{i}] {rel}: local file does not match its sha256 (re-export?)")
             continue
         files.append(DeployFile(rel, local, digest, size))
     if problems:
@@ -111,19 +110,20 @@ def _parse_df_available(text: str) -> int | None:
 
 
 def deploy(device: AndroidDevice, manifest: Path, name: str | None = None,
-           show_progress: bool = False) -> DeployReport:
-    """Push the manifest's files to ``<storage_root>/models/<name>/`` (name: the manifest's folder)."""
+           show_progress: bool = False, remote_dir: str | None = None) -> DeployReport:
+    """Push the manifest's files to ``<storage_root>/models/<name>/`` (name: the manifest's folder),
+    or to ``remote_dir`` when given (task shards under ``data/``, the runner zip under ``runner/``)."""
     t0 = time.perf_counter()
     files = read_manifest(manifest)
     name = name or manifest.resolve().parent.name
     if not re.match(r"^[A-Za-z0-9_.-]+$", name) or name in (".", ".."):
         raise DataError(f"deploy name {name!r}: expected letters, digits, '_', '-' or '.'")
-    remote_dir = device.storage_path("models", name)
+    remote_dir = remote_dir or device.storage_path("models", name)
     report = DeployReport(device.serial, remote_dir, simulated=device.profile.simulated)
     rels = [f.rel for f in files]
     _mk, df, sums = device.batch(
         [["mkdir", "-p", remote_dir], ["df", "-k", remote_dir],
-         f"cd {quote(remote_dir)} && sha256sum -- {' '.join(quote(r) for r in rels)} 2>/dev/null; true"],
+         _hash_existing(remote_dir, rels)],
         check=False, idempotent=True)
     if not _mk.ok:
         raise DeviceError(device.serial, f"cannot create {remote_dir}: {_mk.stderr.strip()}")
@@ -136,14 +136,13 @@ def deploy(device: AndroidDevice, manifest: Path, name: str | None = None,
     if todo and free is not None and need + SPACE_MARGIN_BYTES > free:
         raise DeviceError(device.serial, f"not enough space for {name}: need {need / 1e6:.1f} MB "
                                          f"(+{SPACE_MARGIN_BYTES // 2**20} MiB margin), {free / 1e6:.1f} MB free at {remote_dir}")
-    for attempt in range(1, MAX_ATTEMPTS + 1):
+    for _attempt in range(MAX_ATTEMPTS):
         if not todo:
             break
-        report.bytes_moved += _push_temps(device, remote_dir, todo, show_progress)
-        bad = _verify_and_rename(device, remote_dir, todo)
+        moved, bad = _push_and_verify(device, remote_dir, todo, show_progress)
+        report.bytes_moved += moved
         report.pushed += [f.rel for f in todo if f.rel not in bad and f.rel not in report.pushed]
-        if bad:
-            report.redone += [r for r in bad if r not in report.redone]
+        report.redone += [r for r in sorted(bad) if r not in report.redone]
         todo = [f for f in todo if f.rel in bad]
     if todo:
         raise DeviceError(device.serial, f"sha256 mismatch after {MAX_ATTEMPTS} pushes: "
@@ -152,22 +151,41 @@ def deploy(device: AndroidDevice, manifest: Path, name: str | None = None,
     return report
 
 
-def _push_temps(device: AndroidDevice, remote_dir: str, todo: list[DeployFile], show: bool) -> int:
+def _push_and_verify(device: AndroidDevice, remote_dir: str, todo: list[DeployFile],
+                     show: bool) -> tuple[int, set[str]]:
+    """Push every file to its temp name over one sync connection, then verify and rename them all
+    in one round trip. Returns (bytes sent, files whose on-device hash did not match)."""
     pairs = [(f.local, f"{remote_dir}/{f.rel}{TMP_SUFFIX}") for f in todo]
-    total = sum(f.size for f in todo)
     with Progress("[progress.description]{task.description}", BarColumn(), DownloadColumn(),
                   TransferSpeedColumn(), disable=not show, transient=True) as bar:
-        task = bar.add_task(f"push {len(todo)} files", total=total)
-        return device.adb.push_files(pairs, progress=lambda n: bar.advance(task, n))
+        task = bar.add_task(f"push {len(todo)} files", total=sum(f.size for f in todo))
+        pushed = device.adb.push_files(pairs, progress=lambda n: bar.advance(task, n))
+    changed = [f.rel for f, p in zip(todo, pushed) if p.sha256 != f.sha256]
+    if changed:
+        device.batch([["rm", "-f", remote] for _l, remote in pairs], check=False)
+        raise DataError(f"local files differ from their manifest sha256 (changed since export?): "
+                        f"{', '.join(changed)}")
+    return sum(p.size for p in pushed), _verify_and_rename(device, remote_dir, todo)
+
+
+def _hash_existing(remote_dir: str, names: list[str]) -> str:
+    """Shell text printing ``sha256sum`` lines for those of ``names`` that exist in remote_dir
+    (no hashing process is started when none do)."""
+    listed = " ".join(quote(n) for n in names)
+    return (f"cd {quote(remote_dir)} && set -- && for f in {listed}; do [ -f \"$f\" ] && "
+            "set -- \"$@\" \"$f\"; done; if [ $# -gt 0 ]; then sha256sum -- \"$@\"; fi; true")
 
 
 def _verify_and_rename(device: AndroidDevice, remote_dir: str, todo: list[DeployFile]) -> set[str]:
-    """One round trip: hash each temp; rename it into place if it matches, else delete it."""
-    cmds = []
-    for f in todo:
-        tmp, final = quote(f"{f.rel}{TMP_SUFFIX}"), quote(f.rel)
-        cmds.append(f"cd {quote(remote_dir)} && h=$(sha256sum -- {tmp} | cut -d' ' -f1) && "
-                    f"if [ \"$h\" = {f.sha256} ]; then mv -f -- {tmp} {final} && echo OK; "
-                    f"else rm -f -- {tmp}; echo \"BAD $h\"; fi")
-    results = device.batch(cmds, check=False)
-    return {f.rel for f, r in zip(todo, results) if r.stdout.strip() != "OK"}
+    """One round trip: hash every temp with one sha256sum call, rename each temp whose hash matches
+    over its final name, delete the others. Returns the files to push again."""
+    lines = [f"cd {quote(remote_dir)} || exit 1",
+             f"sums=\"\n$(sha256sum -- {' '.join(quote(f.rel + TMP_SUFFIX) for f in todo)} 2>/dev/null)\n\""]
+    for i, f in enumerate(todo):
+        tmp, final = quote(f.rel + TMP_SUFFIX), quote(f.rel)
+        line = quote(f"\n{f.sha256}  {f.rel}{TMP_SUFFIX}\n")
+        lines.append(f"case \"$sums\" in *{line}*) mv -f -- {tmp} {final} && echo OK {i};; "
+                     f"*) rm -f -- {tmp}; echo BAD {i};; esac")
+    out = device.shell("\n".join(lines)).stdout.split()
+    ok = {out[k + 1] for k in range(len(out) - 1) if out[k] == "OK"}
+    return {f.rel for i, f in enumerate(todo) if str(i) not in ok}

@@ -34,6 +34,15 @@ REMOTE_SAMPLER_SH = "runner/edgecl_sampler.sh"
 START_TIMEOUT_S = 10.0
 STOP_TIMEOUT_S = 5.0
 POLL_S = 0.1
+UNPLUG_SETTLE_S = 1.0          # at least one fuel-gauge refresh after `unplug`
+
+
+def detached(cmd: str, log_file: str) -> str:
+    """Shell text that runs ``cmd`` in its own session (adbd hangs up the shell's process group when
+    the stream closes), immune to SIGHUP, with no terminal fds held open."""
+    tail = f" >{quote(log_file)} 2>&1 </dev/null &"
+    return (f"if command -v setsid >/dev/null 2>&1; then setsid nohup {cmd}{tail} "
+            f"else nohup {cmd}{tail} fi")
 
 
 def counter_files(device: "AndroidDevice") -> dict[str, str]:
@@ -70,7 +79,7 @@ class PowerSampler:
         files = counter_files(self.device)
         if self.use_shell:
             script = self.device.storage_path(REMOTE_SAMPLER_SH)
-            return f"nohup sh {quote(script)} >{quote(self.log_file)} 2>&1 </dev/null &"
+            return detached(f"sh {quote(script)}", self.log_file)
         py = self.device.profile.python_cmd or "python3"
         args = [py, self.device.storage_path(REMOTE_SAMPLER_PY), "--out", self.remote_csv, "--rate",
                 f"{self.rate_hz:g}", "--stop-file", self.stop_file, "--pid-file", self.pid_file]
@@ -78,7 +87,7 @@ class PowerSampler:
             args += [f"--{col.replace('_', '-')}", path]
         if self.seconds:
             args += ["--seconds", f"{self.seconds:g}"]
-        return "nohup " + " ".join(quote(a) for a in args) + f" >{quote(self.log_file)} 2>&1 </dev/null &"
+        return detached(" ".join(quote(a) for a in args), self.log_file)
 
     def _install(self) -> None:
         self.device.shell(["mkdir", "-p", self.remote_dir, self.device.storage_path("runner")])
@@ -93,7 +102,12 @@ class PowerSampler:
         """Install, launch detached, and wait for the sampler's pid file (it writes it once running)."""
         self._install()
         self.device.shell(["rm", "-f", self.pid_file, self.stop_file])
-        self.device.shell(self._launch_command())
+        # The launching shell waits for the pid file: by then the sampler has left the shell's
+        # process group, which adbd (and the vphone) hang up when this stream closes.
+        tries = int(START_TIMEOUT_S / POLL_S)
+        self.device.shell(f"{self._launch_command()}\ni=0; while [ ! -s {quote(self.pid_file)} ] && "
+                          f"[ $i -lt {tries} ]; do sleep {POLL_S}; i=$((i + 1)); done; true",
+                          timeout=START_TIMEOUT_S + 20)
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:
             res = self.device.shell(f"cat {quote(self.pid_file)} 2>/dev/null", check=False, idempotent=True)
@@ -180,13 +194,15 @@ def _sigint_deferred() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def battery_unplugged(device: "AndroidDevice") -> Iterator[None]:
+def battery_unplugged(device: "AndroidDevice", settle_s: float = UNPLUG_SETTLE_S) -> Iterator[None]:
     """``dumpsys battery unplug`` before, ``dumpsys battery reset`` after -- always, even on an error
     or Ctrl-C. Unplug only fakes "no charger" to the OS; the phone may still charge (the trace's
-    charging detection is what tells)."""
+    charging detection is what tells). ``settle_s`` lets the fuel gauge publish the new state
+    before anything is measured."""
     _battery_cmd(device, "unplug")
     failed = True
     try:
+        time.sleep(settle_s)
         yield
         failed = False
     finally:
@@ -245,7 +261,13 @@ def record_trace(device: "AndroidDevice", seconds: float, out_dir: Path, rate_hz
 
 
 def measure_idle_baseline(device: "AndroidDevice", out_dir: Path, seconds: float = 10.0,
-                          rate_hz: float = 10.0, unplug: bool = True) -> tuple[float, StandaloneTrace]:
-    """Mean power (W) with nothing of ours running, measured before a run and reported beside it."""
+                          rate_hz: float = 10.0, unplug: bool = True) -> tuple[float | None, StandaloneTrace]:
+    """Mean power (W) with nothing of ours running, measured before a run and reported beside it
+    (``out_dir/power.csv`` is what the report reads). None, with a warning, if the phone was charging:
+    a baseline is no reason to stop the run."""
     rec = record_trace(device, seconds, out_dir, rate_hz, name=time.strftime("idle-%Y%m%d-%H%M%S"), unplug=unplug)
-    return rec.trace.mean_power_w(), rec
+    try:
+        return rec.trace.mean_power_w(), rec
+    except PowerError as exc:
+        log.warning("[%s] idle baseline not usable: %s", device.serial, exc)
+        return None, rec

@@ -131,6 +131,8 @@ def run(device: AndroidDevice, server: ServerAddress, manifest: Path, rounds: in
          "unit": "B", "goal": "0"},
         {"name": "redeploy_unchanged_seconds" + label, "metric": "time", "value": round(t_redeploy, 3),
          "unit": "s", "goal": None},
+        {"name": "host_load_average_1min", "metric": "load", "value": round(os.getloadavg()[0], 2),
+         "unit": "", "goal": f"{os.cpu_count()} cpus; other jobs share them, absolute times are noisy"},
         {"name": "deploy_payload", "metric": "size", "value": round(mb, 1), "unit": "MB",
          "goal": f"{len(again.skipped)} files, {rounds} alternating rounds, medians"},
     ]

@@ -78,20 +78,20 @@ def test_corrupted_and_interrupted_files_are_redone(device: AndroidDevice, expor
 
 def test_verify_catches_a_bad_push_and_redoes_it(device: AndroidDevice, export: Path, name: str,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    real_push = deploy_mod._push_temps
-    calls = []
+    real_verify = deploy_mod._verify_and_rename
+    calls: list[list[str]] = []
+    target = "weights/part 1.bin"
 
-    def flaky_push(dev, remote_dir, todo, show):            # corrupt one temp after the first push
-        moved = real_push(dev, remote_dir, todo, show)
-        if not calls:
-            dev.shell(["sh", "-c", 'printf Y >> "$1"', "sh", f"{remote_dir}/weights/part 1.bin{TMP_SUFFIX}"])
-        calls.append([f.rel for f in todo])
-        return moved
+    def corrupting_verify(dev, remote_dir, files):          # a temp goes bad once, before its check
+        if target in [f.rel for f in files] and not any(target in c for c in calls):
+            dev.shell(["sh", "-c", 'printf Y >> "$1"', "sh", f"{remote_dir}/{target}{TMP_SUFFIX}"])
+        calls.append([f.rel for f in files])
+        return real_verify(dev, remote_dir, files)
 
-    monkeypatch.setattr(deploy_mod, "_push_temps", flaky_push)
+    monkeypatch.setattr(deploy_mod, "_verify_and_rename", corrupting_verify)
     r = deploy(device, export, name=name)
-    assert calls[1] == ["weights/part 1.bin"]
-    assert r.redone == ["weights/part 1.bin"]
+    assert calls[-1] == [target] and sum(c.count(target) for c in calls) == 2
+    assert r.redone == [target] and sorted(r.pushed) == sorted([*FILES, "manifest.json"])
     local = hashlib.sha256((export.parent / "weights/part 1.bin").read_bytes()).hexdigest()
     assert _remote_sha(device, f"{r.remote_dir}/weights/part 1.bin") == local
 
@@ -106,9 +106,19 @@ def test_free_space_check_refuses_before_pushing(device: AndroidDevice, export: 
 
 def test_bad_manifest_is_named(device: AndroidDevice, export: Path, name: str) -> None:
     data = json.loads(export.read_text())
-    data["files"][0]["sha256"] = "0" * 64
+    data["files"][0]["size"] += 1
     data["files"].append({"path": "../escape", "sha256": "0" * 64, "size": 1})
     export.write_text(json.dumps(data))
     with pytest.raises(DataError) as info:
         deploy(device, export, name=name)
     assert "model.pte" in str(info.value) and "../escape" in str(info.value)
+
+
+def test_local_file_changed_since_export_is_refused(device: AndroidDevice, export: Path, name: str) -> None:
+    target = export.parent / "meta.txt"
+    target.write_bytes(bytes(b ^ 1 for b in target.read_bytes()))         # same size, other bytes
+    with pytest.raises(DataError, match="meta.txt"):
+        deploy(device, export, name=name)
+    d = device.storage_path("models", name)
+    assert device.shell(["find", d, "-name", f"*{TMP_SUFFIX}"]).stdout == ""
+    assert not device.stat(f"{d}/meta.txt").exists

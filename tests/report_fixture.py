@@ -83,7 +83,7 @@ def make_results(folder: Path, simulated: bool = True, charging_in_session: bool
     for sid, evs in (("s-main", main), ("s-prof-1", prof)):
         d = folder / "sessions" / sid
         d.mkdir(parents=True)
-        (d / "session.json").write_text(json.dumps({"session_id": sid, "kind": "profiling" if "prof" in sid else "train"}))
+        (d / "session.json").write_text(json.dumps({"session_id": sid, "kind": "profiling" if "prof" in sid else "task"}))
         (d / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in evs))
         t0, t1 = evs[0]["t"] - 0.5, evs[-1]["t"] + 0.5
         status = (lambda t: "Charging" if 1005.2 < t < 1005.8 else "Discharging") if charging_in_session and sid == "s-main" \

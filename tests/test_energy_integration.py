@@ -131,3 +131,16 @@ def test_boottime_trace_is_not_aligned_with_monotonic_events():
     tr.clock = "CLOCK_BOOTTIME"
     with pytest.raises(PowerError, match="aligned"):
         attribute_energy(tr, EVENTS)
+
+
+def test_swap_time_inside_training_is_estimated_not_sliced():
+    evs = [e for e in EVENTS if not (e["type"].startswith("phase") and e.get("phase") == "swapping")]
+    evs.insert(11, {"seq": 0, "t": 108.0, "type": "swap", "task": 1, "epoch": 0, "n_swapped": 40, "seconds": 0.5})
+    evs = [dict(e, seq=i) for i, e in enumerate(evs)]
+    rows = attribute_energy(_trace(lambda tau: 2.0 + 0.1 * tau), evs)
+    est = [r for r in rows if r.kind == "estimate"]
+    assert len(est) == 1 and est[0].phase == "swapping" and est[0].task == 1
+    train1 = next(r for r in rows if r.kind == "phase" and r.phase == "training" and r.task == 1)
+    assert est[0].energy_j == pytest.approx(0.5 * train1.mean_power_w, rel=1e-6)
+    assert "estimated" in est[0].note
+    assert "swapping (estimated, part of training)" in phase_totals(rows)

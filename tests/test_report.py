@@ -96,3 +96,12 @@ def test_report_renders_in_headless_chromium(report, tmp_path):
     m = re.search(r'data-images-loaded="([^"]*)"', res.stdout)
     assert m is not None, f"page script did not run: {res.stderr[-500:]}"
     assert m.group(1) == "all:5", m.group(1)
+
+
+def test_percent_accuracies_from_the_runner_are_scaled(tmp_path):
+    folder = make_results(tmp_path / "r")
+    (folder / "accuracy_matrix.csv").write_text("after_task,task0,task1\n0,91.5,\n1,62.0,88.25\n")
+    data = load_results(folder)
+    assert data.acc_scale == 100.0
+    rep = write_report(folder)
+    assert "75.12 %" in (rep.folder / "index.html").read_text()

@@ -96,3 +96,10 @@ def test_device_side_modules_do_not_import_torch():
             "pipeline.cl.metrics, pipeline.cl.results, pipeline.cl.sampling, pipeline.cl.policy; "
             "bad = [m for m in ('torch', 'sklearn') if m in sys.modules]; assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_empty_shard(tmp_path):
+    write_shard(tmp_path / "e.shard", np.zeros((0, 3), np.float32), np.zeros(0, np.int64))
+    x, y, hdr = read_shard(tmp_path / "e.shard")
+    assert x.shape == (0, 3) and hdr.count == 0
+    assert read_records(tmp_path / "e.shard", np.zeros(0, np.int64))[0].shape == (0, 3)

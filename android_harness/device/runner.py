@@ -57,6 +57,8 @@ class Runner:
         self.backend_factory = backend_factory
         self.cancel_requested = False
         self._last_resources = 0.0
+        self.state = RunnerState()
+        self.ckpt_dir = os.path.join(self.dir, "checkpoints")
 
     # -- setup -------------------------------------------------------------------------------
     def _path(self, p: str) -> str:
@@ -167,7 +169,8 @@ class Runner:
 
     def _train_task(self, task: int, classes: np.ndarray) -> None:
         spec, st, tr = self.spec, self.state, self.spec.train
-        self.log.emit("phase_start", phase="training", task=task)
+        phase = "profiling" if spec.kind == "profiling" else "training"
+        self.log.emit("phase_start", phase=phase, task=task)
         swapped, swap_s = 0, 0.0
         while st.epoch < tr.epochs:
             t0 = time.perf_counter()
@@ -222,7 +225,7 @@ class Runner:
                 self._end_epoch(task, len(batches), t0, swapped, swap_s)
                 swapped, swap_s = 0, 0.0
         self.swap.apply()
-        self.log.emit("phase_end", phase="training", task=task)
+        self.log.emit("phase_end", phase=phase, task=task)
 
     def _end_epoch(self, task: int, n_batches: int, t0: float, swapped: int, swap_s: float) -> None:
         st = self.state
@@ -276,8 +279,10 @@ class Runner:
                           kind=self.spec.kind, resumed_from=resumed, device=resources.probe(self.spec.meminfo_path))
             tasks = self.spec.tasks
             start = tasks.index(self.state.task) + int(self.state.task_finished) if self.state.task in tasks else 0
+            if self.spec.kind == "profiling" and resumed and not resumed.startswith(self.ckpt_dir):
+                start = 0  # Miro's candidates continue training the task their mini-checkpoint started
             for task in tasks[start:]:
-                fresh = self.state.task != task
+                fresh = self.state.task != task or self.state.task_finished
                 classes = self._start_task(task, fresh)
                 self._train_task(task, classes)
                 self._finish_task(task)
@@ -297,7 +302,7 @@ class Runner:
                 self.storage.close()
         result = {"session_id": self.spec.session_id, "status": status, "error": error, "kind": self.spec.kind,
                   "tasks": self.spec.tasks, "iterations": self.state.iteration, "evals": self.state.evals,
-                  "checkpoint": latest_checkpoint(self.ckpt_dir) if hasattr(self, "ckpt_dir") else None,
+                  "checkpoint": latest_checkpoint(self.ckpt_dir),
                   "t_start": started, "t_end": monotonic()}
         if result["checkpoint"]:
             result["checkpoint"] = os.path.relpath(result["checkpoint"], self.storage_root)

@@ -81,10 +81,11 @@ class Sampler:
     """The sampling loop; ``run`` returns the number of rows written."""
 
     def __init__(self, out: str, files: dict[str, str], rate_hz: float, stop_file: str | None,
-                 seconds: float | None) -> None:
+                 seconds: float | None, pid_file: str | None = None) -> None:
         if not 0 < rate_hz <= 1000:
             raise ValueError(f"--rate must be in (0, 1000] Hz, got {rate_hz}")
         self.out, self.rate_hz, self.stop_file, self.seconds = out, rate_hz, stop_file, seconds
+        self.pid_file = pid_file
         self.counters = [CounterFile(files[c]) for c in COLUMNS]
         self.stopping = False
         self.rows = 0
@@ -105,6 +106,11 @@ class Sampler:
             signal.signal(sig, self._stop)
         if hasattr(signal, "SIGHUP"):
             signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        if self.pid_file:                            # written once signals are handled: "started"
+            tmp = f"{self.pid_file}.tmp"
+            with open(tmp, "w") as f:
+                f.write(f"{os.getpid()}\n")
+            os.replace(tmp, self.pid_file)
         fd = os.open(self.out, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
             fresh = os.fstat(fd).st_size == 0
@@ -170,13 +176,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     files = {c: getattr(args, c) or os.path.join(args.dir, DEFAULT_FILES[c]) for c in COLUMNS}
-    if args.pid_file:
-        tmp = f"{args.pid_file}.tmp"
-        with open(tmp, "w") as f:
-            f.write(f"{os.getpid()}\n")
-        os.replace(tmp, args.pid_file)
     try:
-        sampler = Sampler(args.out, files, args.rate, args.stop_file, args.seconds)
+        sampler = Sampler(args.out, files, args.rate, args.stop_file, args.seconds, args.pid_file)
     except ValueError as exc:
         print(f"sampler: {exc}", file=sys.stderr)
         return 2

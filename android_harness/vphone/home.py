@@ -2,7 +2,7 @@
 
 Layout of ``<home>``: ``storage/`` (storage root; shells start here), ``sys/class/power_supply/
 battery/*``, ``sys/class/thermal/thermal_zone0/temp``, ``proc/meminfo``, ``bin/`` (getprop, dumpsys,
-cmd, python3), ``props.json`` and ``run/`` (battery control file, daemon state).
+cmd, sha256sum, python3), ``props.json`` and ``run/`` (battery control file, daemon state).
 """
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ def create_home(root: Path, preset: PhonePreset, serial: str) -> VphoneHome:
     write_atomic(home.thermal_temp.parent / "type", "battery\n")
     write_atomic(home.run / "battery_ctl.json", json.dumps({"unplugged": False, "set": {}}))
     py = shlex.quote(sys.executable)
-    for tool in ("getprop", "dumpsys", "cmd"):
+    for tool in ("getprop", "dumpsys", "cmd", "sha256sum"):
         script = home.bin / tool
         write_atomic(script, f'#!/bin/sh\nexec {py} -S -I {shlex.quote(str(SHIMS_PY))} {tool} '
                              f'{shlex.quote(str(home.root))} "$@"\n')

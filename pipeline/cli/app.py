@@ -24,6 +24,7 @@ _CLI_MODULES = (
     "pipeline.cli.run_cmds",
     "pipeline.cli.power_cmds",
     "pipeline.cli.demo_cmd",
+    "pipeline.cli.tune_cmd",
 )
 
 

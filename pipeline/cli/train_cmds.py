@@ -47,13 +47,21 @@ def train_host_cmd(
 ) -> None:
     """Train the spec's CL recipe on the host (reference numbers), then print and save the metrics."""
     from pipeline.cl.trainer import train_host
+    from pipeline.sparcl.policies import build_training_policy
 
     spec = load_spec(spec_path, parse_overrides(set_))
     out = out or Path("results") / "host" / f"{spec.name}-{spec.digest()}"
     console = Console()
     console.print(f"[bold]{spec.name}[/]: {spec.train.method} on {spec.data.kind} "
                   f"({spec.data.tasks} tasks x {spec.data.classes_per_task} classes), model {spec.model.kind}")
-    result = train_host(spec, progress=not quiet, out=out)
+    if spec.sparcl.enabled:
+        sp = spec.sparcl
+        console.print(f"SparCL: sparsity {sp.sparsity:g} ({'structured' if sp.structured else 'unstructured'}), "
+                      f"TDM {'on' if sp.tdm else 'off'}, DDR {'on' if sp.ddr else 'off'}, DGM {'on' if sp.dgm else 'off'}")
+    policy, flops = build_training_policy(spec)
+    result = train_host(spec, policy=policy, progress=not quiet)
+    result.extra["training_flops"] = flops.as_dict()
+    result.write(out)
     console.print(_matrix_table("class-IL accuracy (%)", result.class_il))
     console.print(_matrix_table("task-IL accuracy (%)", result.task_il))
     summary = Table(title="summary")
@@ -62,6 +70,7 @@ def train_host_cmd(
     for k, v in result.summary.items():
         summary.add_row(k, f"{v:.2f}")
     summary.add_row("forward samples", str(sum(c.forward_samples for c in result.costs)))
+    summary.add_row("training FLOPs", f"{flops.total:.3e}")
     summary.add_row("wall time (s)", f"{result.wall_s:.2f}")
     console.print(summary)
     console.print(f"results in {out}")

@@ -135,7 +135,7 @@ def read_header(path: str | Path) -> ShardHeader:
 
 
 def _verify(path: Path, records: np.ndarray, indices: np.ndarray) -> None:
-    body = records.view(np.uint8).reshape(len(records), -1)
+    body = records.view(np.uint8).reshape(len(records), records.dtype.itemsize)
     for row, idx, crc in zip(body, indices, records["crc"]):
         if zlib.crc32(row[:-_CRC.itemsize].tobytes()) != int(crc):
             raise DataError(f"{path}: record {int(idx)} checksum mismatch (corrupted data)")
@@ -162,6 +162,8 @@ def read_records(path: str | Path, indices: np.ndarray, header: ShardHeader | No
     indices = np.asarray(indices, dtype=np.int64)
     if len(indices) and (indices.min() < 0 or indices.max() >= hdr.count):
         raise DataError(f"{path}: record index out of range 0..{hdr.count - 1}")
+    if len(indices) == 0:
+        return np.zeros((0, *hdr.sample_shape), np.dtype(hdr.dtype).newbyteorder("=")), np.zeros(0, np.int64)
     mm = np.memmap(path, np.uint8, mode="r", offset=hdr.data_offset, shape=(hdr.count * hdr.record_size,))
     table = mm.reshape(hdr.count, hdr.record_size)
     records = np.ascontiguousarray(table[indices]).view(hdr.record_dtype).reshape(len(indices))

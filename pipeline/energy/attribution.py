@@ -34,7 +34,7 @@ class Interval:
 class EnergyRow:
     """One line of energy.csv."""
 
-    kind: str
+    kind: str                 # "session" | "task" | "phase" | "estimate" (see swap_estimates)
     name: str
     session_id: str
     task: int | None
@@ -141,15 +141,43 @@ def attribute_energy(trace: PowerTrace, events: list[dict[str, Any]], *, idle_w:
             above_idle_j=None if above is None else round(above, 6), train_samples=n,
             j_per_sample=round(energy / n, 9) if energy is not None and n else None,
             charging_samples=n_charging, simulated=trace.simulated, note="; ".join(notes)))
+    if not any(r.kind == "phase" and r.phase == "swapping" for r in rows):
+        rows += swap_estimates(rows, events)
     return rows
+
+
+def swap_estimates(rows: list[EnergyRow], events: list[dict[str, Any]]) -> list[EnergyRow]:
+    """The runner swaps replay samples between training steps and reports only the time (``swap``
+    events with ``seconds``), so swapping energy is ESTIMATED as that time x the mean power of the
+    training phase around it. Kind "estimate": not an interval, and already inside training."""
+    out = []
+    for e in events:
+        secs = float(e.get("seconds") or 0.0)
+        if e.get("type") != "swap" or secs <= 0:
+            continue
+        t = float(e["t"])
+        host = next((r for r in rows if r.kind == "phase" and r.phase in ("training", "profiling")
+                     and r.t0 <= t <= r.t1 + 1e-6 and (r.task is None or e.get("task") in (None, r.task))), None)
+        if host is None or host.mean_power_w is None:
+            continue
+        energy = secs * host.mean_power_w
+        out.append(EnergyRow(
+            kind="estimate", name="swapping", session_id=host.session_id, task=host.task, phase="swapping",
+            t0=round(t - secs, 6), t1=round(t, 6), duration_s=round(secs, 6), energy_j=round(energy, 6),
+            mean_power_w=host.mean_power_w, idle_w=host.idle_w,
+            above_idle_j=None if host.idle_w is None else round(energy - host.idle_w * secs, 6), train_samples=0,
+            j_per_sample=None, charging_samples=0, simulated=host.simulated,
+            note=f"estimated: {secs:.3f} s of swaps x mean power of its {host.phase} phase; included in that phase"))
+    return out
 
 
 def phase_totals(rows: list[EnergyRow]) -> dict[str, float]:
     """Joules per phase type over all tasks (rows refused for charging are left out)."""
     out: dict[str, float] = {}
     for r in rows:
-        if r.kind == "phase" and r.energy_j is not None:
-            out[r.phase or r.name] = out.get(r.phase or r.name, 0.0) + r.energy_j
+        if r.kind in ("phase", "estimate") and r.energy_j is not None:
+            key = (r.phase or r.name) + (" (estimated, part of training)" if r.kind == "estimate" else "")
+            out[key] = out.get(key, 0.0) + r.energy_j
     return out
 
 

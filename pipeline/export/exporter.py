@@ -87,7 +87,8 @@ def _export_into(tmp: Path, req: ExportRequest, prepared: PreparedModel, passes:
     sig = build_signature(model, tuple(req.input_shape), req.num_classes, req.batch_size, list(masks))
     eval_model = copy.deepcopy(model).eval()
     train_model = copy.deepcopy(model).train()
-    wrapper = TrainingWrapper(train_model, sig.mask_names, explicit_batchnorm=req.runtime == "executorch")
+    et = req.runtime == "executorch"
+    wrapper = TrainingWrapper(train_model, sig.mask_names, explicit_batchnorm=et, conv1d_as_2d=et)
     example = example_inputs(sig, masks, req.seed)
     files: list[tuple[Path, str]] = []
     if req.runtime == "executorch":

@@ -29,6 +29,17 @@ def _versions() -> dict[str, str]:
     return out
 
 
+def flops_per_step(prepared: PreparedModel, input_shape: tuple[int, ...], batch: int) -> float:
+    """Training FLOPs (forward + backward) of one step at the masks' densities (SparCL's counter)."""
+    from pipeline.sparcl.core import FlopsCounter
+    from pipeline.sparcl.training_flops import layer_flops
+
+    counter = FlopsCounter(layer_flops(prepared.model, tuple(input_shape)))
+    density = {n.rsplit(".", 1)[0]: float(m.mean()) for n, m in prepared.masks.items()}
+    fwd, bwd = counter.per_sample({k: v for k, v in density.items() if k in counter.dense_flops})
+    return batch * (fwd + bwd)
+
+
 def build_manifest(req: ExportRequest, prepared: PreparedModel, files: list[tuple[Path, str]], root: Path,
                    cache_key: str, passes: list[dict[str, Any]]) -> dict[str, Any]:
     sig = prepared.signature
@@ -55,6 +66,7 @@ def build_manifest(req: ExportRequest, prepared: PreparedModel, files: list[tupl
         "parameter_count": n_params,
         "masked_weights": masked,
         "sparsity": masked / in_masked_layers if in_masked_layers else 0.0,
+        "flops_per_step": flops_per_step(prepared, req.input_shape, req.batch_size),
         "structured": {"kept_channels": prepared.kept_channels},
         "passes": passes,
         "fast_passes": req.fast_passes,

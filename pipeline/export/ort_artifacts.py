@@ -53,6 +53,31 @@ def _check(model: onnx.ModelProto, sig: TrainingSignature) -> None:
         raise ExportError(f"parameters {missing} are not initializers of the ONNX model (unused or folded?)")
 
 
+@contextlib.contextmanager
+def _quiet_native_logs():
+    """generate_artifacts' gradient builder logs every graph transformer at INFO straight to fd 2;
+    capture it in a temp file and show it only if the call fails."""
+    import os
+    import sys
+    import tempfile
+
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as sink:
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield
+        except BaseException:
+            os.dup2(saved, 2)
+            sink.seek(0)
+            tail = sink.read().decode(errors="replace").splitlines()[-20:]
+            sys.stderr.write("\n".join(tail) + "\n")
+            raise
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+
+
 def _optimizer_block(optimizer: str, weight_decay: float):
     from onnxruntime.training import onnxblock
 
@@ -73,15 +98,16 @@ def export_ort(wrapper: torch.nn.Module, example: tuple[torch.Tensor, ...], sig:
     level = logging.getLogger().level
     logging.getLogger().setLevel(logging.WARNING)
     try:
-        artifacts.generate_artifacts(
-            model, requires_grad=trainable, frozen_params=frozen, loss=None,
-            optimizer=_optimizer_block(optimizer, weight_decay), artifact_directory=out_dir,
-        )
+        with _quiet_native_logs():
+            artifacts.generate_artifacts(
+                model, requires_grad=trainable, frozen_params=frozen, loss=None,
+                optimizer=_optimizer_block(optimizer, weight_decay), artifact_directory=out_dir,
+            )
     except Exception as exc:
         raise ExportError(f"onnxruntime generate_artifacts failed: {type(exc).__name__}: {exc}") from exc
     finally:
         logging.getLogger().setLevel(level)
-    eval_path = out_dir / EVAL_FILE
-    eval_model = passes.run("ort_eval", onnx.load(eval_path))
-    onnx.save(eval_model, eval_path)
+    for stage, name in (("ort_eval", EVAL_FILE), ("ort_optimizer", OPTIM_FILE)):
+        path = out_dir / name
+        onnx.save(passes.run(stage, onnx.load(path)), path)
     return [out_dir / f for f in (TRAIN_FILE, EVAL_FILE, OPTIM_FILE, CKPT_FILE)]

@@ -8,6 +8,7 @@ object a pass of that stage receives and returns:
 - ``et_edge``: ``executorch.exir.EdgeProgramManager`` (after ``to_edge``, before ``to_executorch``)
 - ``onnx_model``: ``onnx.ModelProto`` exported from the training wrapper (before ORT artifacts)
 - ``ort_eval``: ``onnx.ModelProto`` of the generated ORT eval model
+- ``ort_optimizer``: ``onnx.ModelProto`` of the generated ORT optimizer model
 
 ``default_passes(spec)`` is the one place passes are registered: correctness passes always run;
 speed passes (``ExportSpec.fast_passes``) are listed in ``FAST_PASSES``.
@@ -20,7 +21,7 @@ from typing import Any, Callable, Protocol
 
 from pipeline.errors import EdgeclError, ExportError
 
-STAGES = ("et_joint", "et_edge", "onnx_model", "ort_eval")
+STAGES = ("et_joint", "et_edge", "onnx_model", "ort_eval", "ort_optimizer")
 
 
 @dataclass
@@ -75,9 +76,9 @@ class PassManager:
 
 
 def _correctness_passes(decompose_maxpool_backward: bool) -> list[GraphPass]:
-    from pipeline.export.passes import DecomposeMaxPoolBackward, FixBatchNormEval, RejectUnsupportedLayers
+    from pipeline.export.passes import DecomposeMaxPoolBackward, FixBatchNormEval, RejectUnsupportedLayers, TorchAdamWMode
 
-    out: list[GraphPass] = [RejectUnsupportedLayers(), FixBatchNormEval()]
+    out: list[GraphPass] = [RejectUnsupportedLayers(), FixBatchNormEval(), TorchAdamWMode()]
     if decompose_maxpool_backward:
         out.insert(0, DecomposeMaxPoolBackward())
     return out

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -44,7 +44,6 @@ class ExportRequest:
     fast_passes: bool = True
     decompose_maxpool_backward: bool = True
     spec_hash: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def validate(self) -> None:
         problems = []

@@ -40,20 +40,34 @@ _NORMS = (nn.BatchNorm1d, nn.BatchNorm2d)
 _MASKABLE = (nn.Linear, nn.Conv1d, nn.Conv2d)
 
 
-def patch_masked_forward(module: nn.Module, mask_name: str, masks: dict[str, torch.Tensor]) -> None:
-    """Make ``module`` compute with ``weight * masks[mask_name]`` (parameter names stay unchanged).
+def _conv1d_as_conv2d(module: nn.Conv1d, x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    """Conv1d computed as a Conv2d of height 1 (ExecuTorch has no 1-D convolution backward kernel)."""
+    if isinstance(module.padding, str) or module.padding_mode != "zeros":
+        raise ExportError(f"Conv1d with padding {module.padding!r}/{module.padding_mode!r} cannot be rewritten for "
+                          "ExecuTorch training; use integer zero padding", node=type(module).__name__)
+    y = F.conv2d(x.unsqueeze(2), w.unsqueeze(2), module.bias, stride=(1, module.stride[0]),
+                 padding=(0, module.padding[0]), dilation=(1, module.dilation[0]), groups=module.groups)
+    return y.squeeze(2)
+
+
+def patch_layer_forward(module: nn.Module, mask_name: str | None, masks: dict[str, torch.Tensor],
+                        conv1d_as_2d: bool = False) -> None:
+    """Make ``module`` compute with ``weight * masks[mask_name]`` (parameter names stay unchanged),
+    and, with ``conv1d_as_2d``, run a Conv1d as a height-1 Conv2d.
 
     Patching the instance's forward, rather than ``functional_call``, keeps the model traceable by
     both ``torch.export`` and the TorchScript ONNX exporter.
     """
-    if not mask_name.endswith(".weight") or not isinstance(module, _MASKABLE):
+    if not isinstance(module, _MASKABLE) or (mask_name is not None and not mask_name.endswith(".weight")):
         raise ExportError(f"cannot mask {mask_name!r}: only the weight of Linear/Conv1d/Conv2d layers can be masked "
                           f"(got {type(module).__name__})", node=mask_name)
 
     def forward(x):
-        w = module.weight * masks[mask_name]
+        w = module.weight if mask_name is None else module.weight * masks[mask_name]
         if isinstance(module, nn.Linear):
             return F.linear(x, w, module.bias)
+        if conv1d_as_2d and isinstance(module, nn.Conv1d):
+            return _conv1d_as_conv2d(module, x, w)
         return module._conv_forward(x, w, module.bias)
 
     module.forward = forward
@@ -85,7 +99,8 @@ def norm_layers(model: nn.Module) -> list[str]:
 class TrainingWrapper(nn.Module):
     """``model`` + masks -> (loss, logits, *norm stats). Parameters live under ``model.``."""
 
-    def __init__(self, model: nn.Module, mask_names: list[str], explicit_batchnorm: bool = False) -> None:
+    def __init__(self, model: nn.Module, mask_names: list[str], explicit_batchnorm: bool = False,
+                 conv1d_as_2d: bool = False) -> None:
         super().__init__()
         self.model = model
         self.mask_names = list(mask_names)
@@ -94,7 +109,12 @@ class TrainingWrapper(nn.Module):
         self._masks: dict[str, torch.Tensor] = {}
         modules = dict(model.named_modules())
         for name in self.mask_names:
-            patch_masked_forward(modules[name.rsplit(".", 1)[0]], name, self._masks)
+            patch_layer_forward(modules[name.rsplit(".", 1)[0]], name, self._masks, conv1d_as_2d)
+        if conv1d_as_2d:
+            masked = {n.rsplit(".", 1)[0] for n in self.mask_names}
+            for name, module in modules.items():
+                if isinstance(module, nn.Conv1d) and name not in masked:
+                    patch_layer_forward(module, None, self._masks, True)
         for name in self.norm_names:
             modules[name].register_forward_pre_hook(self._capture(name))
             if explicit_batchnorm:
@@ -136,7 +156,7 @@ class EvalWrapper(nn.Module):
         self._masks: dict[str, torch.Tensor] = {}
         modules = dict(model.named_modules())
         for name in self.mask_names:
-            patch_masked_forward(modules[name.rsplit(".", 1)[0]], name, self._masks)
+            patch_layer_forward(modules[name.rsplit(".", 1)[0]], name, self._masks)
 
     def forward(self, x, *tensors):
         n_p, n_b = len(self.param_names), len(self.buffer_names)

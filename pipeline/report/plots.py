@@ -35,17 +35,18 @@ def accuracy_heatmap(data: ResultsData, out_dir: Path) -> str | None:
     m = data.accuracy
     if m is None or m.size == 0:
         return None
-    fig, ax = plt.subplots(figsize=(1.2 + 0.8 * m.shape[1], 1.0 + 0.7 * m.shape[0]))
-    im = ax.imshow(np.ma.masked_invalid(m), vmin=0, vmax=1, cmap="viridis")
+    scale = data.acc_scale
+    fig, ax = plt.subplots(figsize=(1.6 + 0.8 * m.shape[1], 1.0 + 0.7 * m.shape[0]))
+    im = ax.imshow(np.ma.masked_invalid(m), vmin=0, vmax=scale, cmap="viridis")
     for i in range(m.shape[0]):
         for j in range(m.shape[1]):
             if not np.isnan(m[i, j]):
-                ax.text(j, i, f"{m[i, j]:.2f}", ha="center", va="center",
-                        color="white" if m[i, j] < 0.6 else "black", fontsize=8)
+                ax.text(j, i, f"{m[i, j]:.1f}" if scale > 1 else f"{m[i, j]:.2f}", ha="center", va="center",
+                        color="white" if m[i, j] < 0.6 * scale else "black", fontsize=8)
     ax.set_xticks(range(m.shape[1]), [f"task {j}" for j in range(m.shape[1])])
     ax.set_yticks(range(m.shape[0]), [f"after {i}" for i in range(m.shape[0])])
     ax.set_xlabel("evaluated on")
-    fig.colorbar(im, ax=ax, fraction=0.046, label="class-IL accuracy")
+    fig.colorbar(im, ax=ax, fraction=0.046, label="class-IL accuracy" + (" (%)" if scale > 1 else ""))
     _title(ax, "Accuracy matrix", data)
     return _save(fig, out_dir, "accuracy_matrix.png")
 
@@ -60,8 +61,8 @@ def accuracy_over_time(data: ResultsData, out_dir: Path) -> str | None:
         pts = [(float(e["t"]) - t0, float(e["class_il"])) for e in evals if int(e["task"]) == task]
         ax.plot(*zip(*pts), marker="o", label=f"task {task}")
     ax.set_xlabel("time since first session start (s)")
-    ax.set_ylabel("class-IL accuracy")
-    ax.set_ylim(0, 1)
+    ax.set_ylabel("class-IL accuracy" + (" (%)" if data.acc_scale > 1 else ""))
+    ax.set_ylim(0, data.acc_scale)
     ax.legend(fontsize=7, ncol=4)
     _title(ax, "Accuracy per task over time", data)
     return _save(fig, out_dir, "accuracy_over_time.png")
@@ -98,15 +99,25 @@ def power_over_time(data: ResultsData, out_dir: Path) -> str | None:
 
 
 def energy_per_task(data: ResultsData, out_dir: Path) -> str | None:
-    rows = [r for r in data.energy_rows if r.kind == "phase" and r.task is not None and r.energy_j is not None]
+    rows = [r for r in data.energy_rows if r.kind in ("phase", "estimate") and r.task is not None
+            and r.energy_j is not None]
     if not rows:
         return None
     tasks = sorted({r.task for r in rows})
     phases = [p for p in PHASE_COLORS if any(r.phase == p for r in rows)]
+
+    def joules(task: int, phase: str) -> float:
+        """Swap estimates sit inside training/profiling: moved out of it, not counted twice."""
+        e = sum(r.energy_j for r in rows if r.task == task and r.phase == phase)
+        if phase in ("training", "profiling"):
+            e -= sum(r.energy_j for r in rows if r.task == task and r.kind == "estimate"
+                     and any(h.kind == "phase" and h.phase == phase and h.t0 <= r.t1 <= h.t1 + 1e-6 for h in rows))
+        return e
+
     fig, ax = plt.subplots(figsize=(max(4, 0.9 * len(tasks) + 2), 3.2))
     bottom = np.zeros(len(tasks))
     for p in phases:
-        vals = np.array([sum(r.energy_j for r in rows if r.task == t and r.phase == p) for t in tasks])
+        vals = np.array([joules(t, p) for t in tasks])
         ax.bar([str(t) for t in tasks], vals, bottom=bottom, color=PHASE_COLORS[p], label=p)
         bottom += vals
     ax.set_xlabel("task")

@@ -56,6 +56,14 @@ class ResultsData:
     def energy_rows(self) -> list[EnergyRow]:
         return [r for s in self.sessions for r in s.rows]
 
+    @property
+    def acc_scale(self) -> float:
+        """100 when accuracies are percentages (the runner's), 1 when fractions."""
+        vals = [float(e["class_il"]) for e in self.evals()]
+        if self.accuracy is not None and not np.isnan(self.accuracy).all():
+            vals.append(float(np.nanmax(self.accuracy)))
+        return 100.0 if vals and max(vals) > 1.0 else 1.0
+
     def evals(self) -> list[dict[str, Any]]:
         return sorted((e for s in self.sessions if s.role == "training" for e in s.events if e.get("type") == "eval"),
                       key=lambda e: float(e["t"]))

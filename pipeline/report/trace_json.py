@@ -61,13 +61,15 @@ def build_trace_events(data: ResultsData) -> dict[str, Any]:
     slices: dict[str, list[tuple[float, float, dict[str, Any]]]] = {"session": [], "task": [], "phase": []}
     for s in data.sessions:
         for r in s.rows or []:
+            if r.kind not in slices:                # estimates are not intervals
+                continue
             args = {"session_id": r.session_id, "energy_j": r.energy_j, "mean_power_w": r.mean_power_w,
                     "train_samples": r.train_samples, "j_per_sample": r.j_per_sample, "simulated": r.simulated}
             if r.note:
                 args["note"] = r.note
             name = f"{r.name} (task {r.task})" if r.kind == "phase" and r.task is not None else r.name
             slices[r.kind].append((r.t0, r.t1, {"name": name, "cat": r.kind, "args": args}))
-        if not s.rows:                              # no power: still show the structure from events
+        if not any(r.kind in slices for r in s.rows):   # no power: still show the structure from events
             for iv in intervals_from_events(s.events, s.session_id):
                 slices[iv.kind].append((iv.t0, iv.t1, {"name": iv.name, "cat": iv.kind,
                                                        "args": {"session_id": iv.session_id, "energy_j": None,

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pipeline.energy import write_energy_csv
 from pipeline.report import plots
 from pipeline.report.html import render_html
 from pipeline.report.results import ResultsData, load_results
@@ -32,7 +33,8 @@ def _headline(data: ResultsData) -> dict[str, Any]:
         "device": "virtual phone (simulated)" if data.simulated else
                   (data.profile or {}).get("model", "unknown device"),
         "sessions": len(data.sessions),
-        "final mean class-IL accuracy": "–" if acc is None else f"{acc:.4f}  (from {data.accuracy_source})",
+        "final mean class-IL accuracy": "–" if acc is None else
+            (f"{acc:.2f} %" if data.acc_scale > 1 else f"{acc:.4f}") + f"  (from {data.accuracy_source})",
         f"energy of the training sessions{sim}": "–" if energy is None else f"{energy:.3f} J",
         f"energy per training sample{sim}": "–" if not (energy and samples) else f"{energy / samples * 1000:.3f} mJ",
         f"idle baseline{sim}": "–" if data.idle_w is None else f"{data.idle_w:.3f} W ({data.idle_note})",
@@ -60,6 +62,7 @@ def write_report(results_dir: str | Path, allow_charging: bool = False) -> Repor
         "accuracy_vs_energy": plots.accuracy_vs_energy(data, out, points),
     }
     tables = write_tables(data, out, points)
+    write_energy_csv(data.energy_rows, data.folder / "energy.csv")     # the results folder's own (contracts.md)
     trace = write_trace_json(data, data.folder / "trace.json")
     page = render_html(data, figures, tables, _headline(data), "../trace.json")
     html_path = out / "index.html"

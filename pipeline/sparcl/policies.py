@@ -318,3 +318,16 @@ def removed_samples(policy: TrainingPolicy | None) -> np.ndarray:
     """Current-task indices DDR has removed (empty without DDR): the replay buffer skips these."""
     ddr = find_policy(policy, DDRPolicy)
     return ddr.removed_indices() if ddr is not None else np.zeros(0, dtype=np.int64)
+
+
+def build_training_policy(spec, model: nn.Module | None = None) -> tuple[TrainingPolicy, "FlopsPolicy"]:
+    """What the host trainer runs with: the SparCL stack (if enabled) followed by a FLOPs counter.
+
+    The counter comes last so it charges each step at the densities DGM/TDM just used; dense runs
+    get the counter alone, so dense and SparCL FLOPs come from the same code.
+    """
+    from pipeline.sparcl.training_flops import FlopsPolicy
+
+    sparcl = build_sparcl_policy(spec, model)
+    flops = FlopsPolicy(sparcl)
+    return PolicyStack([p for p in (sparcl, flops) if p is not None]), flops

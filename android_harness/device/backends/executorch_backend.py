@@ -48,12 +48,10 @@ class ExecuTorchBackend(TrainingBackend):
 
     def _bind_parameters(self) -> dict[str, np.ndarray]:
         """Parameters are reachable only after one forward_backward: run one with all-zero loss weights."""
-        b = self.signature.batch_size
         x = np.zeros(self.signature.inputs[0].shape, np.float32)
         dummy = self._dummy_train_inputs(x)
         for name in self.signature.mask_names:
             dummy[self.signature.mask_input_name(name)] = self.masks[name]
-        assert len(x) == b
         self._module.forward_backward(METHOD, [from_numpy(np.ascontiguousarray(a)) for a in self.signature.check_inputs(dummy)])
         return {k[len(MODEL_PREFIX):] if k.startswith(MODEL_PREFIX) else k: t.numpy()
                 for k, t in self._module.named_parameters().items()}

@@ -30,9 +30,10 @@ class OrtBackend(TrainingBackend):
         self._open(self._paths["checkpoint"])
         inputs = self._module.input_names()
         outputs = self._module.output_names()
-        trainable = [n[len(MODEL_PREFIX):] for n, p in self._state.parameters if p.requires_grad]
-        self.signature.check_program(input_count=len(inputs), output_count=len(outputs),
-                                     parameter_names=[n for n in self.signature.parameter_names if n in set(trainable)])
+        trainable = {n[len(MODEL_PREFIX):] for n, p in self._state.parameters if p.requires_grad}
+        self.signature.check_program(input_count=len(inputs), output_count=len(outputs))
+        if trainable != set(self.signature.parameter_names):
+            raise SignatureMismatch(f"checkpoint trains {sorted(trainable)}, signature declares {sorted(self.signature.parameter_names)}")
         if inputs != self.signature.input_names:
             raise SignatureMismatch(f"ORT training model inputs {inputs} differ from the signature {self.signature.input_names}")
 

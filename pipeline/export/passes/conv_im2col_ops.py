@@ -5,7 +5,7 @@ loops; ``bmm`` has an optimized kernel in the shipped library, and slicing, ``ca
 outer dims, ``sum`` and ``add`` are cheap. These functions are decompositions for
 ``aten.convolution`` and ``aten.convolution_backward`` (see ``conv_im2col.py``) built only from
 those ops. Layout stays NCHW throughout: ExecuTorch's ``permute_copy`` costs ~5-7 ns per element,
-so activation-sized transposes are kept to one per convolution (the weight-gradient operand).
+so activation-sized transposes are kept to one per convolution (a weight-gradient operand).
 
 Columns are laid out (N, C*kh*kw, Ho*Wo) with the channel outermost, which is exactly
 ``weight.view(O, C*kh*kw)``'s order, so the weight never needs a permute.
@@ -102,10 +102,13 @@ def conv2d_input_grad(grad: torch.Tensor, x_shape: Sequence[int], weight: torch.
 
 def conv2d_weight_grad(grad: torch.Tensor, x: torch.Tensor, weight_shape: Sequence[int], stride: Sequence[int],
                        padding: Sequence[int], dilation: Sequence[int]) -> torch.Tensor:
-    """d loss / d weight = sum over samples of cols @ grad^T, transposed: the only activation-sized
-    permute is of the output gradient (the columns, 9x larger, are used as they are)."""
+    """d loss / d weight = sum over samples of grad @ cols^T. One operand must be transposed (an
+    activation-sized ``permute_copy``): transpose whichever is smaller, the output gradient
+    (O rows) or the columns (C*kh*kw rows)."""
     n, o, ho, wo = grad.shape
     _, c, kh, kw = weight_shape
     cols, _, _ = im2col(x, kh, kw, stride, padding, dilation)
-    gw = torch.bmm(cols, grad.reshape(n, o, ho * wo).transpose(1, 2)).sum(dim=0)
-    return gw.t().reshape(o, c, kh, kw)
+    g = grad.reshape(n, o, ho * wo)
+    if c * kh * kw < o:
+        return torch.bmm(g, cols.transpose(1, 2)).sum(dim=0).reshape(o, c, kh, kw)
+    return torch.bmm(cols, g.transpose(1, 2)).sum(dim=0).t().reshape(o, c, kh, kw)

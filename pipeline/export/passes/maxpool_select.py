@@ -24,7 +24,7 @@ _FWD = aten.max_pool2d_with_indices.default
 _BWD = aten.max_pool2d_with_indices_backward.default
 
 
-def _params(kernel: Sequence[int], stride: Sequence[int], padding: Sequence[int] = (0,),
+def _params(kernel: Sequence[int], stride: Sequence[int] = (), padding: Sequence[int] = (0,),
             dilation: Sequence[int] = (1,), ceil_mode: bool = False) -> tuple[int, int] | None:
     """(kh, kw) when the pooling is non-overlapping and unpadded, else None."""
     kh, kw = (kernel[0], kernel[0]) if len(kernel) == 1 else tuple(kernel)

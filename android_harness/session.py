@@ -1,0 +1,216 @@
+"""Host-side session driver: start a runner detached on the device, stream its events, reattach, cancel, collect.
+
+Everything the host learns comes from files under ``<storage_root>/sessions/<id>/`` (docs/contracts.md):
+events are read by byte offset from ``events.jsonl`` (``tail -c +N``), only complete lines count,
+and sequence numbers are checked, so a lost connection or a host restart never loses or repeats
+an event. The runner lives in its own session (setsid/nohup), so an adb disconnect, an adb server
+restart or a host crash does not stop it; ``attach`` picks it up again by session id.
+"""
+from __future__ import annotations
+
+import io
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from android_harness.android_device import AndroidDevice
+from android_harness.device.session_spec import SessionSpec
+from android_harness.power import detached
+from android_harness.shell_quote import quote
+from pipeline.errors import AdbError, AdbTimeout, DeviceError, SessionError
+
+REMOTE_RUNNER = "runner/edgecl_device.pyz"
+START_TIMEOUT_S = 30.0
+POLL_S = 0.5
+RECONNECT_TIMEOUT_S = 120.0
+OUT_MARK = "@@EDGECL@@"
+
+
+@dataclass
+class SessionHandle:
+    """A session on a device; ``offset``/``next_seq`` say how far the host has read its events."""
+
+    session_id: str
+    remote_dir: str
+    pid: int | None = None
+    offset: int = 0
+    next_seq: int = 0
+    events: list[dict] = field(default_factory=list)
+    result: dict | None = None
+
+
+@dataclass
+class Poll:
+    events: list[dict]
+    alive: bool
+    result: dict | None
+
+
+class SessionDriver:
+    """Sessions on one device. ``reconnect`` (optional) is called after adb fails, e.g. to re-``adb connect``."""
+
+    def __init__(self, device: AndroidDevice, reconnect: Callable[[], None] | None = None) -> None:
+        self.device = device
+        self.reconnect = reconnect
+
+    def remote_dir(self, session_id: str) -> str:
+        return self.device.storage_path("sessions", session_id)
+
+    # -- start / attach ----------------------------------------------------------------------
+    def start(self, spec: SessionSpec) -> SessionHandle:
+        """Write ``session.json`` and launch the runner detached; returns once it is running."""
+        d = self.device
+        rdir = self.remote_dir(spec.session_id)
+        check = d.batch([["mkdir", "-p", rdir], ["test", "-e", f"{rdir}/result.json"], ["test", "-f", d.storage_path(REMOTE_RUNNER)]],
+                        check=False)
+        if not check[0].ok:
+            raise SessionError("precheck", f"cannot create {rdir}: {check[0].stderr.strip()}", spec.session_id)
+        if check[1].ok:
+            raise SessionError("precheck", "this session already finished (result.json exists); use a new id", spec.session_id)
+        if not check[2].ok:
+            raise SessionError("precheck", f"{d.storage_path(REMOTE_RUNNER)} missing: deploy the runner zip first", spec.session_id)
+        spec.validate()
+        d.adb.push(io.BytesIO(json.dumps(spec.to_json(), indent=1).encode()), f"{rdir}/session.json.tmp")
+        py = d.profile.python_cmd or "python3"
+        cmd = " ".join(quote(a) for a in (py, d.storage_path(REMOTE_RUNNER), "run", rdir))
+        pid_file = f"{rdir}/runner.pid"
+        tries = int(START_TIMEOUT_S / 0.1)
+        d.shell(f"mv -f {quote(rdir + '/session.json.tmp')} {quote(rdir + '/session.json')} && rm -f {quote(pid_file)} && "
+                f"cd {quote(d.profile.storage_root)} && {detached(cmd, rdir + '/runner.log')}\n"
+                f"i=0; while [ ! -s {quote(pid_file)} ] && [ $i -lt {tries} ]; do sleep 0.1; i=$((i + 1)); done; true",
+                timeout=START_TIMEOUT_S + 20)
+        handle = self.attach(spec.session_id)
+        if handle.pid is None:
+            log = d.shell(f"tail -n 20 {quote(rdir + '/runner.log')} 2>/dev/null", check=False).stdout.strip()
+            raise SessionError("start", f"runner did not start within {START_TIMEOUT_S:g} s" + (f": {log}" if log else ""),
+                               spec.session_id)
+        return handle
+
+    def attach(self, session_id: str, handle: SessionHandle | None = None) -> SessionHandle:
+        """A handle for an existing session (after a host or adb restart); reads no events yet."""
+        rdir = self.remote_dir(session_id)
+        res = self.device.shell(f"cat {quote(rdir + '/runner.pid')} 2>/dev/null", check=False, idempotent=True)
+        pid = int(res.stdout.strip()) if res.stdout.strip().isdigit() else None
+        if handle is None:
+            handle = SessionHandle(session_id, rdir)
+        handle.pid = pid
+        return handle
+
+    # -- events ------------------------------------------------------------------------------
+    def poll(self, handle: SessionHandle) -> Poll:
+        """One round trip: new complete event lines, whether the runner lives, result.json if written."""
+        rdir = handle.remote_dir
+        alive = f"kill -0 {handle.pid} 2>/dev/null && echo alive || echo dead" if handle.pid else "echo dead"
+        script = (f"cd {quote(rdir)} || exit 3; {alive}; echo {OUT_MARK}; cat result.json 2>/dev/null; echo {OUT_MARK}; "
+                  f"tail -c +{handle.offset + 1} events.jsonl 2>/dev/null")
+        out = self.device.shell(script, check=False, idempotent=True)
+        if out.exit_code == 3:
+            raise SessionError("protocol", f"no session folder {rdir} on {self.device.serial}", handle.session_id)
+        state, result_text, tail = (out.stdout.split(OUT_MARK + "\n", 2) + ["", ""])[:3]
+        end = tail.rfind("\n") + 1
+        events = []
+        for line in tail[:end].splitlines():
+            if not line.strip():
+                continue
+            event = json.loads(line)
+            if event["seq"] != handle.next_seq:
+                raise SessionError("protocol", f"event sequence gap: expected {handle.next_seq}, got {event['seq']}",
+                                   handle.session_id)
+            handle.next_seq += 1
+            events.append(event)
+        handle.offset += len(tail[:end].encode())
+        handle.events += events
+        result = json.loads(result_text) if result_text.strip() else None
+        return Poll(events, state.strip() == "alive", result)
+
+    def stream(self, handle: SessionHandle, on_event: Callable[[dict], None] | None = None, progress: bool = True,
+               total_epochs: int | None = None, poll_s: float = POLL_S) -> dict:
+        """Follow the session until ``result.json`` and every event are in; survives adb drops."""
+        bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                       disable=not progress, transient=False)
+        with bar:
+            task = bar.add_task(f"session {handle.session_id}", total=total_epochs)
+            lost_since: float | None = None
+            while True:
+                try:
+                    p = self.poll(handle)
+                    lost_since = None
+                except (AdbError, AdbTimeout, DeviceError) as exc:
+                    if isinstance(exc, SessionError):
+                        raise
+                    lost_since = lost_since or time.monotonic()
+                    if time.monotonic() - lost_since > RECONNECT_TIMEOUT_S:
+                        raise SessionError("protocol", f"device unreachable for {RECONNECT_TIMEOUT_S:g} s: {exc}",
+                                           handle.session_id) from exc
+                    bar.update(task, description=f"session {handle.session_id} [yellow]reconnecting[/]")
+                    self._try_reconnect()
+                    time.sleep(poll_s)
+                    continue
+                for ev in p.events:
+                    if on_event is not None:
+                        on_event(ev)
+                    bar.update(task, advance=1 if ev["type"] == "epoch" else 0, description=_describe(handle, ev))
+                if p.result is not None and (not p.events or p.events[-1]["type"] == "session_end"):
+                    if handle.events and handle.events[-1]["type"] == "session_end":
+                        handle.result = p.result
+                        return p.result
+                elif not p.alive and p.result is None and not p.events:
+                    log = self.device.shell(f"tail -n 20 {quote(handle.remote_dir + '/runner.log')} 2>/dev/null",
+                                            check=False).stdout.strip()
+                    raise SessionError("died", "runner exited without result.json" + (f": {log}" if log else ""),
+                                       handle.session_id)
+                if not p.events:
+                    time.sleep(poll_s)
+
+    def _try_reconnect(self) -> None:
+        if self.reconnect is not None:
+            try:
+                self.reconnect()
+            except Exception:  # the next poll reports whether the device is back
+                pass
+
+    # -- cancel / collect / list -------------------------------------------------------------
+    def cancel(self, handle: SessionHandle) -> None:
+        """SIGTERM: the runner stops at the next step, checkpoints and writes status "cancelled"."""
+        if handle.pid is None:
+            self.attach(handle.session_id, handle)
+        if handle.pid is not None:
+            self.device.shell(f"kill -TERM {handle.pid} 2>/dev/null; true")
+
+    def collect(self, handle: SessionHandle, local: Path, include_replay: bool = False) -> Path:
+        """Pull the session folder (events, result, checkpoints, logs, power.csv) into ``local``."""
+        local = Path(local)
+        rdir = handle.remote_dir
+        listing = self.device.shell(f"cd {quote(rdir)} && find . -type f", idempotent=True).stdout.split()
+        for rel in sorted(listing):
+            rel = rel[2:] if rel.startswith("./") else rel
+            if rel.endswith(".tmp") or (not include_replay and rel.startswith("replay/")):
+                continue
+            dest = local / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            self.device.pull(f"{rdir}/{rel}", dest)
+        return local
+
+    def list_sessions(self) -> list[dict]:
+        """Every session folder on the device with its status (running / ok / cancelled / error / stopped)."""
+        root = self.device.storage_path("sessions")
+        script = (f"cd {quote(root)} 2>/dev/null || exit 0; for d in */; do d=${{d%/}}; s=running; "
+                  f"if [ -f \"$d/result.json\" ]; then s=$(grep -o '\"status\": \"[a-z]*\"' \"$d/result.json\" | head -n1 | cut -d'\"' -f4); "
+                  f"elif ! kill -0 $(cat \"$d/runner.pid\" 2>/dev/null || echo 0) 2>/dev/null; then s=stopped; fi; "
+                  f"echo \"$d $s\"; done")
+        rows = self.device.shell(script, idempotent=True).stdout.split("\n")
+        return [{"session_id": r.split()[0], "status": r.split()[1] if len(r.split()) > 1 else "unknown"}
+                for r in rows if r.strip() and r.strip() != "*"]
+
+
+def _describe(handle: SessionHandle, ev: dict) -> str:
+    sid = handle.session_id
+    if ev["type"] == "epoch":
+        return f"{sid} task {ev['task']} epoch {ev['epoch'] + 1} loss {ev['loss']:.3f}"
+    if ev["type"] == "eval":
+        return f"{sid} after task {ev['after_task']}: task {ev['task']} class-IL {ev['class_il']:.1f}%"
+    return f"{sid} {ev['type']}"

@@ -1,0 +1,46 @@
+"""Energy of real on-device training steps: twice the steps take about twice the energy (+-15%)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from android_harness.android_device import AndroidDevice
+from pipeline.config import parse_spec
+from pipeline.device_run import prepare_device_run
+from pipeline.energy import attribute_energy, load_trace
+from pipeline.experiment import run_session
+
+EPOCHS = 12
+
+
+def _spec():
+    return parse_spec({"name": "power2x", "seed": 1,
+                       "data": {"kind": "digits", "tasks": 2, "classes_per_task": 2},
+                       "model": {"kind": "mlp", "hidden": [256, 256]},
+                       "train": {"method": "er", "epochs": EPOCHS, "batch_size": 16, "buffer_batch_size": 16,
+                                 "lr": 0.05, "buffer_size": 50},
+                       "replay": {"em_size": 50, "sb_size": 200, "swap_ratio": 0.0},
+                       "power": {"rate_hz": 10, "idle_seconds": 0}})
+
+
+def test_twice_the_training_steps_take_about_twice_the_energy(device: AndroidDevice, tmp_path: Path,
+                                                              edgecl_home: Path) -> None:
+    spec = _spec()
+    run = prepare_device_run(spec, device, run_id="power2x", runtime="ort", progress=False,
+                             cache=edgecl_home / "cache")
+    energy, seconds = {}, {}
+    for tag, epochs in (("x1", EPOCHS // 2), ("x2", EPOCHS)):
+        ss = run.session_spec(f"power2x-{tag}", [run.data.tasks[0]], replay=spec.replay, epochs=epochs)
+        local = tmp_path / tag
+        result, _energy, note = run_session(run, ss, local, progress=False)
+        assert result["status"] == "ok", result
+        events = [__import__("json").loads(x) for x in (local / "events.jsonl").read_text().splitlines()]
+        rows = attribute_energy(load_trace(local / "power.csv", device.profile), events)
+        train = [r for r in rows if r.kind == "phase" and r.phase == "training"]
+        assert len(train) == 1 and train[0].energy_j is not None, [r.note for r in rows]
+        energy[tag], seconds[tag] = train[0].energy_j, train[0].duration_s
+    ratio = energy["x2"] / energy["x1"]
+    msg = f"E={energy} J over {seconds} s (simulated={device.profile.simulated})"
+    print(msg)
+    assert ratio == pytest.approx(2.0, rel=0.15), msg

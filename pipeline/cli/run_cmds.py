@@ -1,0 +1,111 @@
+"""``edgecl run SPEC.toml``: the experiment on a device; ``edgecl sessions|attach|cancel`` for running sessions."""
+from __future__ import annotations
+
+import contextlib
+import socket
+from pathlib import Path
+from typing import Iterator, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+_out = Console()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def device_for(serial: str | None, use_vphone: bool, preset: str = "pixel7") -> Iterator[object]:
+    """The named/only device, or a virtual phone behind a private adb server (both stopped after)."""
+    from android_harness.adb import Adb, ServerAddress, start_private_server
+    from android_harness.android_device import AndroidDevice
+
+    if not use_vphone:
+        yield AndroidDevice.open(serial or None)
+        return
+    from android_harness import vphone
+
+    port = _free_port()
+    server_proc = start_private_server(port)
+    server = ServerAddress("127.0.0.1", port)
+    info = None
+    try:
+        with _out.status("starting the virtual phone ..."):
+            info = vphone.start(preset=preset, server=server)
+        _out.print(f"virtual phone {info.serial} up [dim](simulated)[/]")
+        yield AndroidDevice(Adb(info.serial, server))
+    finally:
+        if info is not None:
+            vphone.stop(info, server)
+        server_proc.kill()
+        server_proc.wait(timeout=10)
+
+
+def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experiment spec"),
+        serial: Optional[str] = typer.Option(None, "--serial", "-s", help="device serial (default: spec, ANDROID_SERIAL or the only device)"),
+        use_vphone: bool = typer.Option(False, "--vphone", help="run on a virtual phone started for this run"),
+        out: Path = typer.Option(Path("results"), "--out", help="folder the results/<name>-<time>/ folder goes into"),
+        runtime: Optional[str] = typer.Option(None, "--runtime", help="executorch or ort (default: the spec's export.runtime)"),
+        em_policy: str = typer.Option("balanced", "--em-policy", help="balanced (Miro) or reservoir (the host trainer's buffer)")) -> None:
+    """Export (cached) -> deploy -> one session per task on the device -> results folder + summary table."""
+    from pipeline.config import load_spec
+    from pipeline.errors import ConfigError
+    from pipeline.experiment import run_experiment
+
+    spec = load_spec(spec_path)
+    if serial and use_vphone:
+        raise ConfigError("give --serial or --vphone, not both")
+    if runtime not in (None, "executorch", "ort"):
+        raise ConfigError(f"--runtime: expected executorch or ort, got {runtime!r}")
+    if em_policy not in ("balanced", "reservoir"):
+        raise ConfigError(f"--em-policy: expected balanced or reservoir, got {em_policy!r}")
+    with device_for(serial or spec.device.serial, use_vphone or spec.device.vphone, spec.device.vphone_preset) as device:
+        run_experiment(spec, device, out, runtime=runtime, em_policy=em_policy)
+
+
+def sessions(serial: Optional[str] = typer.Option(None, "--serial", "-s")) -> None:
+    """Sessions on the device and their status (running, ok, cancelled, error, stopped)."""
+    from android_harness.android_device import AndroidDevice
+    from android_harness.session import SessionDriver
+
+    table = Table("session", "status")
+    for row in SessionDriver(AndroidDevice.open(serial)).list_sessions():
+        table.add_row(row["session_id"], row["status"])
+    _out.print(table)
+
+
+def attach(session_id: str = typer.Argument(..., help="session id (see `edgecl sessions`)"),
+           serial: Optional[str] = typer.Option(None, "--serial", "-s"),
+           out: Optional[Path] = typer.Option(None, "--out", help="pull the session folder here when it ends")) -> None:
+    """Reattach to a running session: stream its events from the start to its end."""
+    from android_harness.android_device import AndroidDevice
+    from android_harness.session import SessionDriver
+
+    driver = SessionDriver(AndroidDevice.open(serial))
+    handle = driver.attach(session_id)
+    result = driver.stream(handle)
+    _out.print(f"{session_id}: {result['status']} after {result['iterations']} steps")
+    if out is not None:
+        _out.print(f"pulled into {driver.collect(handle, out / session_id)}")
+
+
+def cancel(session_id: str = typer.Argument(...), serial: Optional[str] = typer.Option(None, "--serial", "-s")) -> None:
+    """Stop a running session cleanly (it checkpoints and writes result.json with status cancelled)."""
+    from android_harness.android_device import AndroidDevice
+    from android_harness.session import SessionDriver
+
+    driver = SessionDriver(AndroidDevice.open(serial))
+    driver.cancel(driver.attach(session_id))
+    _out.print(f"{session_id}: SIGTERM sent")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("run")(run)
+    app.command("sessions")(sessions)
+    app.command("attach")(attach)
+    app.command("cancel")(cancel)

@@ -1,0 +1,121 @@
+"""Everything one experiment needs on one device, prepared once: shards, export, runner zip, deployed.
+
+``prepare_device_run`` writes the task shards and the export into the host cache (both reused when
+unchanged), builds the runner zip, and deploys all three (deploy pushes only what changed). The
+returned ``DeviceRun`` then makes ``session.json`` specs for task and profiling sessions, and wraps
+power sampling, so ``pipeline.experiment`` and ``pipeline.profiling_session`` share one way.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+from android_harness.android_device import AndroidDevice
+from android_harness.bundle import build_device_zip, zip_digest
+from android_harness.cache_dir import edgecl_home
+from android_harness.deploy import deploy
+from android_harness.device.backends.manifest import MANIFEST_FORMAT, sha256_file
+from android_harness.device.session_spec import SessionSpec
+from android_harness.session import REMOTE_RUNNER
+from pipeline.config import ExperimentSpec, ReplaySpec
+from pipeline.experiment_prep import DataInfo, export_request, session_spec, write_shards
+from pipeline.miro.tuner import TaskInfo
+
+DEPLOY_MANIFEST = "deploy.json"
+
+
+def file_manifest(folder: Path, names: list[str]) -> Path:
+    """A deploy manifest (the export manifest's format) listing ``names`` in ``folder``."""
+    files = [{"path": n, "role": "data", "sha256": sha256_file(folder / n), "size": (folder / n).stat().st_size} for n in names]
+    path = folder / DEPLOY_MANIFEST
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps({"format": MANIFEST_FORMAT, "files": files}, indent=1))
+    tmp.replace(path)
+    return path
+
+
+@dataclass
+class DeviceRun:
+    spec: ExperimentSpec
+    device: AndroidDevice
+    run_id: str
+    runtime: str
+    data: DataInfo
+    export_dir: Path
+    model_rel: str
+    data_rel: str
+    replay_rel: str
+    runner_sha256: str
+    em_policy: str = "balanced"
+    last_checkpoint: str = ""
+    reconnect: Callable[[], None] | None = None
+
+    def session_spec(self, session_id: str, tasks: list[int], *, replay: ReplaySpec, resume_from: str = "",
+                     kind: str = "task", subset_fraction: float = 1.0, epochs: int | None = None,
+                     model_rel: str | None = None, ddr_fraction: float | None = None) -> SessionSpec:
+        ss = session_spec(self.spec, session_id, tasks, model_dir=model_rel or self.model_rel, data_dir=self.data_rel,
+                          replay_dir=self.replay_rel, replay=replay, em_policy=self.em_policy, resume_from=resume_from,
+                          kind=kind, subset_fraction=subset_fraction, epochs=epochs,
+                          meminfo_path=self.device.profile.meminfo_path)
+        if ddr_fraction is not None:
+            ss.sparcl.ddr_fraction = ddr_fraction
+            ss.sparcl.ddr = ddr_fraction > 0
+        return ss
+
+    def task_info(self, task: int) -> TaskInfo:
+        counts = json.loads((self.data.folder / "tasks.json").read_text())["tasks"]
+        by_index = {int(e["index"]): int(e["train"]["count"]) for e in counts}
+        order = self.data.tasks
+        seen = sum(by_index[t] for t in order[: order.index(task)])
+        per_sample = 4 * int(__import__("math").prod(self.data.input_shape))
+        return TaskInfo(task_index=order.index(task), task_samples=by_index[task], seen_samples=seen, bytes_per_sample=per_sample)
+
+    @contextlib.contextmanager
+    def power_sampling(self, remote_csv: str) -> Iterator[object]:
+        """The power sampler around a session (and the unplug/reset guard), when power is on."""
+        if not self.spec.power.enabled:
+            yield None
+            return
+        from android_harness.power import power_sampling
+
+        with power_sampling(self.device, remote_csv, self.spec.power.rate_hz, self.spec.power.unplug) as sampler:
+            yield sampler
+
+    def deploy_model(self, spec: ExperimentSpec, cache: Path, progress: bool = False) -> str:
+        """Export (cached) and deploy a model for ``spec``; returns its folder relative to the storage root."""
+        from pipeline.export import export_program
+
+        req = export_request(spec, self.data, self.runtime)
+        folder = cache / "exports" / f"{spec.model.kind}-{self.runtime}-{req.cache_key()}"
+        export_program(req, folder)
+        deploy(self.device, folder / "manifest.json", name=folder.name, show_progress=progress)
+        return f"models/{folder.name}"
+
+
+def prepare_device_run(spec: ExperimentSpec, device: AndroidDevice, run_id: str, runtime: str | None = None,
+                       results: Path | None = None, progress: bool = True, em_policy: str = "balanced",
+                       cache: Path | None = None, reconnect: Callable[[], None] | None = None) -> DeviceRun:
+    """Shards + export + runner zip, built or reused on the host and deployed to ``device``."""
+    cache = Path(cache or edgecl_home() / "cache")
+    runtime = runtime or spec.export.runtime
+    data = write_shards(spec, cache)
+    file_manifest(data.folder, sorted(p.name for p in data.folder.glob("*.shard")) + ["tasks.json"])
+    data_rel = f"data/{data.folder.name}"
+    deploy(device, data.folder / DEPLOY_MANIFEST, name=data.folder.name, remote_dir=device.storage_path(data_rel),
+           show_progress=progress)
+    zdir = cache / "runner"
+    zpath = build_device_zip(zdir)
+    file_manifest(zdir, [zpath.name])
+    deploy(device, zdir / DEPLOY_MANIFEST, name="runner", remote_dir=device.storage_path(REMOTE_RUNNER.rsplit("/", 1)[0]),
+           show_progress=progress)
+    run = DeviceRun(spec, device, run_id, runtime, data, Path(), "", data_rel, f"replay/{run_id}", zip_digest(zpath),
+                    em_policy=em_policy, reconnect=reconnect)
+    run.model_rel = run.deploy_model(spec, cache, progress)
+    run.export_dir = cache / "exports" / run.model_rel.split("/", 1)[1]
+    if results is not None:
+        (results / "export").mkdir(parents=True, exist_ok=True)
+        (results / "export" / "manifest.json").write_text((run.export_dir / "manifest.json").read_text())
+    return run

@@ -1,0 +1,195 @@
+"""``run_experiment``: export (cached) -> deploy -> one device session per task -> a results folder.
+
+Each task is its own session; it resumes from the previous session's final checkpoint, so the
+model, the episodic memory, the generators and the replay store's position carry over exactly.
+Before each task a ``TaskTuner`` (Miro) may choose that task's ``ReplaySpec``; it measures
+candidates through the ``Profiler`` calls of ``pipeline.profiling_session.DeviceProfiler``
+(profiling sessions on the same device, from the same checkpoints). Power is sampled around every
+session when ``spec.power.enabled`` (``power.csv`` in the session folder, on the events' clock).
+
+Results folder (docs/contracts.md): spec.json, env.json, export/manifest.json, sessions/<id>/,
+summary.json, accuracy_matrix.csv (class-IL, rows = after task), energy.csv, miro.json (the tuner's).
+"""
+from __future__ import annotations
+
+import csv
+import json
+import platform
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Protocol
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+from android_harness.android_device import AndroidDevice
+from android_harness.session import SessionDriver
+from pipeline.cl.metrics import summarize
+from pipeline.config import ExperimentSpec, ReplaySpec
+from pipeline.device_run import DeviceRun, prepare_device_run
+from pipeline.miro.tuner import TaskInfo
+
+
+class TaskTuner(Protocol):
+    """Chooses each task's replay configuration (``pipeline.miro.tuner.MiroTuner`` implements it)."""
+
+    def choose(self, task: TaskInfo) -> ReplaySpec: ...
+
+
+TunerFactory = Callable[["DeviceRun"], TaskTuner]
+
+
+@dataclass
+class TaskRun:
+    task: int
+    session_id: str
+    replay: ReplaySpec
+    result: dict
+    seconds: float
+    energy_j: float | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def _git_revision() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10,
+                              cwd=Path(__file__).resolve().parents[1]).stdout.strip() or "unknown"
+    except OSError:
+        return "unknown"
+
+
+def _write_json(path: Path, data: Any) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1, default=str))
+    tmp.replace(path)
+
+
+def write_env(run: DeviceRun, folder: Path) -> None:
+    from importlib import metadata
+
+    versions = {}
+    for dist in ("edgecl", "torch", "executorch", "onnxruntime-training", "numpy", "adbutils"):
+        try:
+            versions[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            versions[dist] = None
+    profile = run.device.profile
+    _write_json(folder / "env.json", {"git_revision": _git_revision(), "python": platform.python_version(),
+                                      "versions": versions, "device_profile": profile.to_json(),
+                                      "simulated": profile.simulated, "runtime": run.runtime,
+                                      "runner_zip_sha256": run.runner_sha256})
+
+
+def _session_energy(run: DeviceRun, folder: Path, result: dict) -> tuple[float | None, str | None]:
+    """Energy of the session's window from its pulled power.csv (None + why when it cannot be trusted)."""
+    power = folder / "power.csv"
+    if not power.exists():
+        return None, "no power.csv"
+    from pipeline.energy import load_trace
+    from pipeline.errors import PowerError
+
+    try:
+        trace = load_trace(power, run.device.profile)
+        return trace.energy_j(result["t_start"], result["t_end"], allow_charging=run.spec.power.allow_charging), None
+    except PowerError as exc:
+        return None, str(exc)
+
+
+def run_session(run: DeviceRun, session_spec, local: Path, progress: bool = True) -> tuple[dict, float | None, str | None]:
+    """Start one session (power sampled around it), stream it to the end, pull its folder."""
+    driver = SessionDriver(run.device, run.reconnect)
+    remote = driver.remote_dir(session_spec.session_id)
+    sampling = run.power_sampling(f"{remote}/power.csv")
+    with sampling:
+        handle = driver.start(session_spec)
+        epochs = session_spec.train.epochs * len(session_spec.tasks)
+        result = driver.stream(handle, progress=progress, total_epochs=epochs)
+    driver.collect(handle, local)
+    energy, note = _session_energy(run, local, result)
+    return result, energy, note
+
+
+def run_experiment(spec: ExperimentSpec, device: AndroidDevice, out_dir: str | Path,
+                   tuner: TaskTuner | TunerFactory | None = None, runtime: str | None = None,
+                   progress: bool = True, em_policy: str = "balanced") -> Path:
+    """Run ``spec`` on ``device``; return the results folder (``out_dir/<name>-<yyyymmdd-hhmmss>``)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    folder = Path(out_dir) / f"{spec.name}-{stamp}"
+    (folder / "sessions").mkdir(parents=True, exist_ok=True)
+    _write_json(folder / "spec.json", spec.to_dict())
+    console = Console(quiet=not progress)
+    run = prepare_device_run(spec, device, run_id=f"{spec.name}-{stamp}", runtime=runtime, results=folder,
+                             progress=progress, em_policy=em_policy)
+    write_env(run, folder)
+    if spec.power.enabled and spec.power.idle_seconds > 0:   # idle baseline, reported beside the run's energy
+        from android_harness.power import measure_idle_baseline
+        measure_idle_baseline(device, folder / "idle", spec.power.idle_seconds, spec.power.rate_hz, spec.power.unplug)
+    if tuner is not None and not hasattr(tuner, "choose"):
+        tuner = tuner(run)
+    runs: list[TaskRun] = []
+    for t in run.data.tasks:
+        replay = tuner.choose(run.task_info(t)) if tuner is not None else spec.replay
+        sid = f"{run.run_id}-task{t}"
+        ss = run.session_spec(sid, [t], replay=replay, resume_from=run.last_checkpoint)
+        t0 = time.perf_counter()
+        result, energy, note = run_session(run, ss, folder / "sessions" / sid, progress)
+        if result["status"] != "ok":
+            from pipeline.errors import SessionError
+
+            raise SessionError("died", f"task {t}: runner ended with status {result['status']}: {result.get('error')}", sid)
+        run.last_checkpoint = result["checkpoint"]
+        runs.append(TaskRun(t, sid, replay, result, time.perf_counter() - t0, energy, [note] if note else []))
+    summary = write_summary(folder, run, runs)
+    console.print(summary_table(summary))
+    console.print(f"results: {folder}")
+    return folder
+
+
+def accuracy_matrices(runs: list[TaskRun], n: int) -> tuple[np.ndarray, np.ndarray]:
+    class_il, task_il = np.full((n, n), np.nan), np.full((n, n), np.nan)
+    for r in runs:
+        for row in r.result["evals"]:
+            i = int(row["after_task"])
+            for j, v in row["class_il"].items():
+                class_il[i, int(j)] = v
+            for j, v in row["task_il"].items():
+                task_il[i, int(j)] = v
+    return class_il, task_il
+
+
+def write_summary(folder: Path, run: DeviceRun, runs: list[TaskRun]) -> dict:
+    n = len(run.data.tasks)
+    class_il, task_il = accuracy_matrices(runs, n)
+    with open(folder / "accuracy_matrix.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["after_task", *[f"task{j}" for j in range(n)]])
+        for i in range(n):
+            w.writerow([i, *["" if np.isnan(v) else f"{v:.4f}" for v in class_il[i]]])
+    summary = {
+        "name": run.spec.name, "runtime": run.runtime, "simulated": run.device.profile.simulated,
+        "metrics": summarize(class_il, task_il),
+        "tasks": [{"task": r.task, "session_id": r.session_id, "seconds": round(r.seconds, 3),
+                   "iterations": r.result["iterations"], "energy_j": r.energy_j, "notes": r.notes,
+                   "replay": {k: getattr(r.replay, k) for k in r.replay.__dataclass_fields__},
+                   "class_il": float(np.nanmean(class_il[r.task, : r.task + 1]))} for r in runs],
+        "energy_j": sum(r.energy_j for r in runs) if runs and all(r.energy_j is not None for r in runs) else None,
+    }
+    _write_json(folder / "summary.json", summary)
+    return summary
+
+
+def summary_table(summary: dict) -> Table:
+    sim = " (simulated)" if summary["simulated"] else ""
+    m = summary["metrics"]
+    table = Table(title=f"{summary['name']} on {summary['runtime']}{sim}: class-IL {m.get('class_il', float('nan')):.2f}%, "
+                        f"task-IL {m.get('task_il', float('nan')):.2f}%", title_justify="left")
+    for col in ("task", "EM", "SB", "swap", "class-IL %", "seconds", "energy J" + sim):
+        table.add_column(col, justify="right")
+    for t in summary["tasks"]:
+        r = t["replay"]
+        table.add_row(str(t["task"]), str(r["em_size"]), str(r["sb_size"]), f"{r['swap_ratio']:g}", f"{t['class_il']:.2f}",
+                      f"{t['seconds']:.1f}", "-" if t["energy_j"] is None else f"{t['energy_j']:.2f}")
+    return table

@@ -1,0 +1,127 @@
+"""Host-only parts of the device layer and the vphone: quoting, server address, unit/sign
+inference, the power model and the battery shims (no adb server needed)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from android_harness.adb import ServerAddress
+from android_harness.deploy import _parse_df_available, _parse_sha256sum
+from android_harness.profile import infer_convention, parse_getprop, parse_meminfo_total
+from android_harness.shell_quote import join
+from android_harness.vphone.home import create_home
+from android_harness.vphone.power import MARKER_ENV, BatteryModel, CpuMeter
+from android_harness.vphone.presets import PRESETS, get_preset
+from pipeline.errors import ConfigError, DeviceError
+
+NASTY = ["a b", "$(echo pwned)", "`echo pwned`", "x'y\"z", "new\nline", "*", "-rf", "; echo pwned", "\\", ""]
+
+
+def test_join_round_trips_through_a_real_shell() -> None:
+    out = subprocess.run(["sh", "-c", "printf '%s\\0' " + join(NASTY)], capture_output=True, check=True).stdout
+    assert out.split(b"\0")[:-1] == [a.encode() for a in NASTY]
+    with pytest.raises(ValueError):
+        join(["a\0b"])
+
+
+def test_server_address_from_env() -> None:
+    assert ServerAddress.from_env({"ADB_SERVER_SOCKET": "tcp:10.0.0.2:5555"}) == ServerAddress("10.0.0.2", 5555)
+    assert ServerAddress.from_env({"ADB_SERVER_SOCKET": "tcp:6000"}) == ServerAddress("127.0.0.1", 6000)
+    assert ServerAddress.from_env({"ANDROID_ADB_SERVER_PORT": "5099"}) == ServerAddress("127.0.0.1", 5099)
+    assert ServerAddress.from_env({}) == ServerAddress("127.0.0.1", 5037)
+    with pytest.raises(DeviceError, match="ADB_SERVER_SOCKET"):
+        ServerAddress.from_env({"ADB_SERVER_SOCKET": "localfilesystem:/x"})
+
+
+@pytest.mark.parametrize("raw,status,expected", [
+    (1_200_000, "Charging", ("uA", "charging")),        # Pixel
+    (-450_000, "Discharging", ("uA", "charging")),
+    (1200, "Charging", ("mA", "charging")),             # Samsung
+    (326_171, "Discharging", ("uA", "discharging")),    # old Qualcomm/Xiaomi
+    (-326_171, "Charging", ("uA", "discharging")),
+])
+def test_infer_convention(raw: int, status: str, expected: tuple[str, str]) -> None:
+    assert infer_convention(raw, status)[:2] == expected
+
+
+def test_parsers() -> None:
+    assert parse_getprop("[ro.a]: [x y]\n[b]: []\n") == {"ro.a": "x y", "b": ""}
+    assert parse_meminfo_total("MemTotal:        7823412 kB\nMemFree: 1 kB\n") == 7823412 * 1024
+    df = "Filesystem 1K-blocks Used Available Use% Mounted on\n/dev/block/dm-5 115000000 2000 9876 1% /data\n"
+    assert _parse_df_available(df) == 9876 * 1024 and _parse_df_available("garbage") is None
+    h = "a" * 64
+    assert _parse_sha256sum(f"{h}  x y\n{h} *b\nsha256sum: c: No such file\n") == {"x y": h, "b": h}
+
+
+def _published_ua(preset_name: str, tmp: Path, cpu_s: float, unplugged: bool) -> float:
+    preset = get_preset(preset_name).with_overrides(gauge_noise_ma=0.0)
+    home = create_home(tmp / preset_name, preset, "t")
+    model = BatteryModel(preset, home)
+    ctl = {"unplugged": unplugged, "set": {}}
+    for _ in range(10):
+        model.step(0.5, cpu_s * 0.5, ctl)
+    model.publish(ctl)
+    raw = int((home.battery_dir / "current_now").read_text())
+    ua = raw * (1000 if preset.current_unit == "mA" else 1)
+    return ua if preset.current_positive_when == "charging" else -ua
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_power_model_units_sign_and_load(name: str, tmp_path: Path) -> None:
+    p = get_preset(name)
+    idle = _published_ua(name, tmp_path / "i", 0.0, unplugged=True)
+    busy = _published_ua(name, tmp_path / "b", 2.0, unplugged=True)
+    v = 3.45 + 0.75 * 0.8                                  # open-circuit volts at 80 % charge
+    still_charging = 0.0 if p.unplug_stops_charging else p.charge_ma * 1000   # real-phone behaviour
+    assert idle == pytest.approx(still_charging - p.idle_w / v * 1e6, rel=0.02)
+    assert busy == pytest.approx(still_charging - (p.idle_w + 2 * p.active_w_per_core) / v * 1e6, rel=0.02)
+    plugged = _published_ua(name, tmp_path / "p", 0.0, unplugged=False)
+    assert plugged == pytest.approx(p.charge_ma * 1000 - p.idle_w / v * 1e6, rel=0.02)
+    assert all(src for src in p.sources.values())
+
+
+def test_cpu_meter_counts_only_marked_processes(tmp_path: Path) -> None:
+    meter = CpuMeter("meter-test")
+    meter.sample()
+    burn = [sys.executable, "-c", "import time\nt=time.process_time()\nwhile time.process_time()-t<0.6: pass"]
+    env = dict(os.environ, **{MARKER_ENV: "meter-test"})
+    subprocess.Popen(["setsid", *burn], env=env)
+    other = subprocess.Popen(burn)
+    time.sleep(0.3)
+    used = meter.sample()
+    other.wait()
+    time.sleep(0.5)
+    used += meter.sample()
+    assert 0.25 < used < 0.9, used
+
+
+def test_battery_shims(tmp_path: Path) -> None:
+    home = create_home(tmp_path / "h", get_preset("pixel7"), "t")
+    BatteryModel(get_preset("pixel7"), home).publish({"unplugged": False, "set": {}})
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([str(home.bin / args[0]), *args[1:]], capture_output=True, text=True)
+
+    assert "USB powered: true" in run("dumpsys", "battery").stdout
+    assert run("cmd", "battery", "unplug").returncode == 0
+    out = run("dumpsys", "battery").stdout
+    assert "UPDATES STOPPED" in out and "USB powered: false" in out
+    run("dumpsys", "battery", "set", "level", "42")
+    assert "level: 42" in run("dumpsys", "battery").stdout
+    run("dumpsys", "battery", "reset")
+    assert "UPDATES STOPPED" not in run("dumpsys", "battery").stdout
+    assert run("dumpsys", "battery", "set", "bogus", "1").returncode != 0
+    assert run("getprop", "edgecl.vphone").stdout == "1\n"
+    assert run("getprop", "ro.product.cpu.abi").stdout == "arm64-v8a\n"
+
+
+def test_unknown_preset_and_override_fields() -> None:
+    with pytest.raises(ConfigError, match="pixel7"):
+        get_preset("nokia3310")
+    with pytest.raises(ConfigError, match="warp"):
+        get_preset("pixel7").with_overrides(warp=1)

@@ -1,0 +1,132 @@
+"""The device runner on the host filesystem (no adb): resume after kill -9, SIGTERM cancel, events."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from android_harness.device.backends import load_backend
+from android_harness.device.checkpoint import latest_checkpoint
+from android_harness.device.events import read_events
+from android_harness.device.runner import Runner
+from tests._runner_env import build_root, new_session, small_spec
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory):
+    root = tmp_path_factory.mktemp("storage")
+    spec = small_spec()
+    return spec, root, build_root(spec, root)
+
+
+def _final_params(root: Path, session: Path) -> dict[str, np.ndarray]:
+    backend = load_backend(root / "models" / "ort")
+    backend.load(os.path.join(latest_checkpoint(str(session / "checkpoints")), "backend"))
+    return backend.params()
+
+
+def _start(session: Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "android_harness.device", "run", str(session)], cwd=REPO,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def _wait_for(session: Path, pred, proc: subprocess.Popen, timeout: float = 60.0) -> list[dict]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        events, _ = read_events(str(session / "events.jsonl"))
+        if pred(events):
+            return events
+        assert proc.poll() is None, f"runner exited early: {proc.stderr.read()}"
+        time.sleep(0.02)
+    raise AssertionError("runner did not reach the expected point in time")
+
+
+def _check_seq(session: Path) -> list[dict]:
+    events, _ = read_events(str(session / "events.jsonl"))
+    assert [e["seq"] for e in events] == list(range(len(events)))
+    return events
+
+
+def test_resume_after_kill9_gives_the_same_final_weights(env) -> None:
+    spec, root, data = env
+    straight = new_session(spec, root, data, "straight", overrides={"checkpoint_every": 4})
+    result = Runner(str(straight)).run()
+    assert result["status"] == "ok", result["error"]
+    killed = new_session(spec, root, data, "killed", overrides={"checkpoint_every": 4})
+    proc = _start(killed)
+    _wait_for(killed, lambda ev: any(e["type"] == "checkpoint" and e["step"] >= 12 for e in ev), proc)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert not (killed / "result.json").exists()
+    resumed = Runner(str(killed)).run()
+    assert resumed["status"] == "ok", resumed["error"]
+    events = _check_seq(killed)
+    assert sum(e["type"] == "session_start" for e in events) == 2 and events[-1]["type"] == "session_end"
+    a, b = _final_params(root, straight), _final_params(root, killed)
+    for name in a:
+        np.testing.assert_array_equal(a[name], b[name], err_msg=name)
+    assert resumed["evals"] == result["evals"] and resumed["iterations"] == result["iterations"]
+
+
+def test_sigterm_cancels_cleanly_and_the_session_resumes(env) -> None:
+    spec, root, data = env
+    session = new_session(spec, root, data, "cancelled")
+    proc = _start(session)
+    _wait_for(session, lambda ev: any(e["type"] == "step" for e in ev), proc)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=30) == 3, proc.stderr.read()
+    result = json.loads((session / "result.json").read_text())
+    assert result["status"] == "cancelled" and result["checkpoint"]
+    assert _check_seq(session)[-1] == {**_check_seq(session)[-1], "type": "session_end", "status": "cancelled"}
+    (session / "result.json").unlink()
+    assert Runner(str(session)).run()["status"] == "ok"
+
+
+def test_events_follow_the_contract(env) -> None:
+    spec, root, data = env
+    session = new_session(spec, root, data, "contract")
+    result = Runner(str(session)).run()
+    events = _check_seq(session)
+    types = {e["type"] for e in events}
+    assert {"session_start", "task_start", "epoch", "eval", "swap", "checkpoint", "resources", "task_end",
+            "session_end", "phase_start", "phase_end"} <= types
+    assert all(e["t"] >= events[0]["t"] for e in events)
+    evals = [e for e in events if e["type"] == "eval" and e["after_task"] == data.tasks[-1]]
+    assert len(evals) == len(data.tasks) and result["evals"][-1]["after_task"] == data.tasks[-1]
+    assert sum(e["n_swapped"] for e in events if e["type"] == "swap") > 0  # tasks after the first swap from flash
+    assert (root / "sessions" / "contract" / "replay" / "store.json").is_file()
+
+
+def test_bad_session_json_is_a_clear_error(tmp_path: Path) -> None:
+    from android_harness.device.errors import SessionSpecError
+    from android_harness.device.session_spec import read_spec
+
+    (tmp_path / "session.json").write_text(json.dumps({"session_id": "x", "model_dir": "m", "data_dir": "d",
+                                                       "replay_dir": "r", "tasks": [0], "train": {"method": "joint"}}))
+    with pytest.raises(SessionSpecError, match="train.method"):
+        read_spec(str(tmp_path))
+
+
+def test_runner_from_the_zip_alone(env, tmp_path: Path) -> None:
+    """The zip is self-contained (the repo is off the path). Torch stays importable here only because
+    onnxruntime.training's own package imports it; the runner's modules are torch-free (test_bundle)."""
+    from android_harness.bundle import build_device_zip
+
+    spec, root, data = env
+    session = new_session(spec, root, data, "zipped", tasks=data.tasks[:1])
+    z = build_device_zip(tmp_path)
+    code = ("import sys, runpy; "
+            "sys.path[:] = [p for p in sys.path if not p.rstrip('/').endswith('/work/main')]; "
+            f"sys.argv = [{str(z)!r}, 'run', {str(session)!r}]; runpy.run_path({str(z)!r}, run_name='__main__')")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd="/", timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert json.loads((session / "result.json").read_text())["status"] == "ok"
