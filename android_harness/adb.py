@@ -328,6 +328,15 @@ class Adb:
         os.replace(tmp, local)
         return got
 
+    def forward(self, remote_port: int) -> int:
+        """``adb forward tcp:<free local port> tcp:<remote_port>``; returns the local port."""
+        return int(self._retrying(f"forward tcp:{remote_port}", lambda: self._dev.forward_port(remote_port),
+                                  False, 10.0))
+
+    def forward_remove(self, local_port: int) -> None:
+        self._retrying(f"forward --remove tcp:{local_port}",
+                       lambda: self._dev.forward_remove(f"tcp:{local_port}", raise_non_found=False), True, 10.0)
+
     def features(self) -> set[str]:
         return set(self._retrying("features", self._dev.get_features, True, 10.0).split(","))
 

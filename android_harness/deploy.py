@@ -47,6 +47,7 @@ class DeployReport:
     bytes_moved: int = 0
     seconds: float = 0.0
     simulated: bool = False
+    phase_seconds: dict[str, float] = field(default_factory=dict)   # check, push, verify (summed)
 
 
 def _sha256(path: Path) -> str:
@@ -127,6 +128,7 @@ def deploy(device: AndroidDevice, manifest: Path, name: str | None = None,
         check=False, idempotent=True)
     if not _mk.ok:
         raise DeviceError(device.serial, f"cannot create {remote_dir}: {_mk.stderr.strip()}")
+    report.phase_seconds["check"] = time.perf_counter() - t0
     remote = _parse_sha256sum(sums.stdout)
     todo = [f for f in files if remote.get(f.rel) != f.sha256]
     report.skipped = [f.rel for f in files if f not in todo]
@@ -139,7 +141,7 @@ def deploy(device: AndroidDevice, manifest: Path, name: str | None = None,
     for _attempt in range(MAX_ATTEMPTS):
         if not todo:
             break
-        moved, bad = _push_and_verify(device, remote_dir, todo, show_progress)
+        moved, bad = _push_and_verify(device, remote_dir, todo, show_progress, report.phase_seconds)
         report.bytes_moved += moved
         report.pushed += [f.rel for f in todo if f.rel not in bad and f.rel not in report.pushed]
         report.redone += [r for r in sorted(bad) if r not in report.redone]
@@ -152,10 +154,11 @@ def deploy(device: AndroidDevice, manifest: Path, name: str | None = None,
 
 
 def _push_and_verify(device: AndroidDevice, remote_dir: str, todo: list[DeployFile],
-                     show: bool) -> tuple[int, set[str]]:
+                     show: bool, phases: dict[str, float]) -> tuple[int, set[str]]:
     """Push every file to its temp name over one sync connection, then verify and rename them all
     in one round trip. Returns (bytes sent, files whose on-device hash did not match)."""
     pairs = [(f.local, f"{remote_dir}/{f.rel}{TMP_SUFFIX}") for f in todo]
+    t0 = time.perf_counter()
     with Progress("[progress.description]{task.description}", BarColumn(), DownloadColumn(),
                   TransferSpeedColumn(), disable=not show, transient=True) as bar:
         task = bar.add_task(f"push {len(todo)} files", total=sum(f.size for f in todo))
@@ -165,7 +168,11 @@ def _push_and_verify(device: AndroidDevice, remote_dir: str, todo: list[DeployFi
         device.batch([["rm", "-f", remote] for _l, remote in pairs], check=False)
         raise DataError(f"local files differ from their manifest sha256 (changed since export?): "
                         f"{', '.join(changed)}")
-    return sum(p.size for p in pushed), _verify_and_rename(device, remote_dir, todo)
+    t1 = time.perf_counter()
+    bad = _verify_and_rename(device, remote_dir, todo)
+    phases["push"] = phases.get("push", 0.0) + t1 - t0
+    phases["verify"] = phases.get("verify", 0.0) + time.perf_counter() - t1
+    return sum(p.size for p in pushed), bad
 
 
 def _hash_existing(remote_dir: str, names: list[str]) -> str:

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
+from android_harness.battery_parse import (BatteryState, RailSnapshot, parse_dumpsys_battery, parse_power_stats,
+                                           rail_power_w)
 from android_harness.power_shell import shell_sampler_script
 from android_harness.shell_quote import quote
 from pipeline.errors import AdbError, DeviceError, PowerError
@@ -34,6 +36,7 @@ REMOTE_SAMPLER_SH = "runner/edgecl_sampler.sh"
 START_TIMEOUT_S = 10.0
 STOP_TIMEOUT_S = 5.0
 POLL_S = 0.1
+POWER_STATS_SERVICE = "android.hardware.power.stats.IPowerStats/default"
 UNPLUG_SETTLE_S = 1.0          # at least one fuel-gauge refresh after `unplug`
 
 
@@ -234,6 +237,26 @@ class StandaloneTrace:
     local_csv: Path
     remote_csv: str
     trace: "PowerTrace"
+    battery_before: BatteryState | None = None     # `dumpsys battery` before unplug: level, charger, temp
+    rails_w: dict[str, float] | None = None        # ODPM mean power per rail, where the phone has it
+
+
+def battery_state(device: "AndroidDevice") -> BatteryState | None:
+    """``dumpsys battery`` parsed, or None where the service cannot be read."""
+    res = device.shell(["dumpsys", "battery"], check=False, timeout=20)
+    try:
+        return parse_dumpsys_battery(res.stdout)
+    except PowerError:
+        return None
+
+
+def rail_snapshot(device: "AndroidDevice") -> RailSnapshot | None:
+    """Cumulative ODPM rail energies (Pixel 6 and later), or None on phones without them."""
+    res = device.shell(["dumpsys", POWER_STATS_SERVICE], check=False, timeout=30)
+    try:
+        return parse_power_stats(res.stdout)
+    except PowerError:
+        return None
 
 
 def record_trace(device: "AndroidDevice", seconds: float, out_dir: Path, rate_hz: float = 10.0,
@@ -247,17 +270,24 @@ def record_trace(device: "AndroidDevice", seconds: float, out_dir: Path, rate_hz
         raise PowerError(f"trace length must be positive, got {seconds} s")
     name = name or time.strftime("trace-%Y%m%d-%H%M%S")
     remote = device.storage_path("traces", name, "power.csv")
+    before = battery_state(device)
+    rails0 = rail_snapshot(device)
+    rails1 = None
     guard = battery_unplugged(device) if unplug else contextlib.nullcontext()
     with guard:
         sampler = PowerSampler(device, remote, rate_hz, seconds=seconds, use_shell=use_shell)
+        t0 = time.monotonic()
         sampler.start()
         try:
             sleep(seconds)
             sampler.wait(timeout_s=STOP_TIMEOUT_S + 2.0)
         finally:
             sampler.stop()
+            if rails0 is not None:
+                rails1, t1 = rail_snapshot(device), time.monotonic()
+    rails_w = rail_power_w(rails0, rails1, t1 - t0) if rails0 is not None and rails1 is not None else None
     local = sampler.pull(Path(out_dir) / "power.csv")
-    return StandaloneTrace(local, remote, load_trace(local, device.profile))
+    return StandaloneTrace(local, remote, load_trace(local, device.profile), before, rails_w)
 
 
 def measure_idle_baseline(device: "AndroidDevice", out_dir: Path, seconds: float = 10.0,

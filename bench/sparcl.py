@@ -14,6 +14,7 @@ Writes ``bench/results/sparcl.json`` and the SparCL section of ``bench/RESULTS.m
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import os
 import platform
@@ -24,11 +25,10 @@ from pathlib import Path
 import torch
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from pipeline.cl.policy import PolicyStack
-from pipeline.cl.trainer import train_host
+from pipeline.cl.trainer import HostTrainer
 from pipeline.config import parse_spec
-from pipeline.sparcl.policies import build_sparcl_policy
-from pipeline.sparcl.training_flops import FlopsPolicy
+from pipeline.export.structured import prune_channels
+from pipeline.sparcl.policies import build_training_policy, channel_masks_by_layer
 
 ROOT = Path(__file__).resolve().parent
 SPARSITIES = (0.75, 0.90, 0.95)
@@ -52,14 +52,39 @@ def run_one(dataset: str, method: str, sparsity: float | None, structured: bool,
         "sparcl": {"enabled": sparsity is not None, "sparsity": sparsity or 0.75, "structured": structured},
     }
     spec = parse_spec(table, source="bench/sparcl.py")
-    sparcl = build_sparcl_policy(spec)
-    flops = FlopsPolicy(sparcl)
+    policy, flops = build_training_policy(spec)
+    trainer = HostTrainer(spec, policy, progress=False)
     t0 = time.perf_counter()
-    result = train_host(spec, PolicyStack([p for p in (sparcl, flops) if p is not None]), progress=False)
+    result = trainer.run()
     wall = time.perf_counter() - t0
     s = result.summary
-    return {"class_il": s["class_il"], "task_il": s["task_il"], "flops": flops.total, "wall_s": wall,
-            "samples": flops.counter.samples if flops.counter else 0}
+    out = {"class_il": s["class_il"], "task_il": s["task_il"], "flops": flops.total, "wall_s": wall,
+           "samples": flops.counter.samples if flops.counter else 0}
+    channels = channel_masks_by_layer(policy)
+    if channels:
+        shape = trainer.dataset.input_shape
+        sliced, _, _ = prune_channels(copy.deepcopy(trainer.model), channels, {}, shape)
+        dense_s, sliced_s = step_seconds([trainer.model, sliced], shape, trainer.dataset.num_classes)
+        out["step_ratio"] = dense_s / sliced_s
+    return out
+
+
+def step_seconds(models: list[torch.nn.Module], input_shape: tuple[int, ...], classes: int,
+                 repeats: int = 40, batch: int = 32) -> list[float]:
+    """Median seconds of one SGD training step (forward, backward, update) per model, interleaved."""
+    x, y = torch.randn(batch, *input_shape), torch.randint(0, classes, (batch,))
+    models = [copy.deepcopy(m).train() for m in models]
+    opts = [torch.optim.SGD(m.parameters(), lr=0.01) for m in models]
+    times: list[list[float]] = [[] for _ in models]
+    for r in range(repeats + 5):
+        for i, (m, opt) in enumerate(zip(models, opts)):
+            t0 = time.perf_counter()
+            opt.zero_grad()
+            torch.nn.functional.cross_entropy(m(x), y).backward()
+            opt.step()
+            if r >= 5:
+                times[i].append(time.perf_counter() - t0)
+    return [sorted(t)[len(t) // 2] for t in times]
 
 
 def label(method: str, sparsity: float | None, structured: bool) -> str:
@@ -96,6 +121,9 @@ def make_rows(dataset: str, runs: dict[str, dict]) -> list[dict]:
             {"name": full, "metric": f"wall_ratio_vs_dense_{method}", "value": round(base["wall_s"] / r["wall_s"], 2),
              "unit": "x", "goal": None},
         ]
+        if "step_ratio" in r:
+            rows.append({"name": full, "metric": "sliced_step_speed_ratio_vs_dense_model", "value": round(r["step_ratio"], 2),
+                         "unit": "x", "goal": None})
     return rows
 
 
@@ -104,20 +132,28 @@ def markdown(command: str, env: str, tables: dict[str, dict[str, dict]]) -> str:
     for dataset, runs in tables.items():
         cfg = DATASETS[dataset]
         lines += [f"### Split {dataset} (MLP 2x400, {cfg['epochs']} epochs/task, buffer 200, SGD lr 0.03, seed 0)", "",
-                  "| run | class-IL % | task-IL % | train GFLOP | FLOPs ratio vs dense | class-IL delta | wall s | wall ratio |",
-                  "|---|---|---|---|---|---|---|---|"]
+                  "| run | class-IL % | task-IL % | train GFLOP | FLOPs ratio vs dense | class-IL delta | wall s | wall ratio | sliced step speed-up |",
+                  "|---|---|---|---|---|---|---|---|---|"]
         for name, r in runs.items():
             base = runs[f"dense-{name.split('-')[1]}"]
             lines.append(f"| {name} | {r['class_il']:.1f} | {r['task_il']:.1f} | {r['flops'] / 1e9:.2f} | "
                          f"{base['flops'] / r['flops']:.2f}x | {r['class_il'] - base['class_il']:+.1f} | "
-                         f"{r['wall_s']:.1f} | {base['wall_s'] / r['wall_s']:.2f}x |")
+                         f"{r['wall_s']:.1f} | {base['wall_s'] / r['wall_s']:.2f}x | "
+                         + (f"{r['step_ratio']:.2f}x |" if "step_ratio" in r else "|"))
+        lines.append("")
+        for sp, (min_ratio, min_delta) in GOALS.items():
+            r, base = runs[label("derpp", sp, False)], runs["dense-derpp"]
+            ratio, delta = base["flops"] / r["flops"], r["class_il"] - base["class_il"]
+            verdict = "met" if ratio >= min_ratio and delta >= min_delta else "NOT met"
+            lines.append(f"- Goal SparCL-DER++ {sp:.2f}: class-IL within {-min_delta:g} point(s) of dense DER++ at "
+                         f">= {min_ratio:g}x fewer training FLOPs -> {delta:+.1f} points at {ratio:.2f}x: **{verdict}**")
         lines.append("")
     return "\n".join(lines)
 
 
 def write_section(path: Path, section: str) -> None:
     """Replace (or append) the SparCL section of RESULTS.md between its markers."""
-    begin, end = "<!-- sparcl:begin -->", "<!-- sparcl:end -->"
+    begin, end = "<!-- bench/sparcl.py start -->", "<!-- bench/sparcl.py end -->"
     text = path.read_text() if path.exists() else "# Benchmark results\n"
     block = f"{begin}\n{section}\n{end}"
     if begin in text and end in text:
@@ -136,8 +172,9 @@ def main() -> None:
     args = ap.parse_args()
     torch.set_num_threads(1)          # tiny models: one thread is faster and fairer on a shared 2-core box
     command = "python bench/sparcl.py" + (" --quick" if args.quick else "") + (f" --seed {args.seed}" if args.seed else "")
-    env = (f"python {platform.python_version()}, torch {torch.__version__}, {os.cpu_count()} CPUs "
-           f"(torch threads {torch.get_num_threads()}), {platform.machine()}")
+    env = (f"python {platform.python_version()}, torch {torch.__version__}, {os.cpu_count()} CPUs shared "
+           f"(torch threads {torch.get_num_threads()}), {platform.machine()}, load average at start "
+           f"{os.getloadavg()[0]:.1f}")
     print(f"$ {command}\n{env}", flush=True)
     datasets = ["digits"] if args.quick else ["digits", "fashion_mnist"]
     grid = [(m, None, False) for m in METHODS] + [(m, s, st) for m in METHODS for st in (False, True) for s in SPARSITIES]

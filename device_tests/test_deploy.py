@@ -122,3 +122,25 @@ def test_local_file_changed_since_export_is_refused(device: AndroidDevice, expor
     d = device.storage_path("models", name)
     assert device.shell(["find", d, "-name", f"*{TMP_SUFFIX}"]).stdout == ""
     assert not device.stat(f"{d}/meta.txt").exists
+
+
+def test_cli_push_devices_and_shell(device: AndroidDevice, export: Path, name: str) -> None:
+    import typer
+    from typer.testing import CliRunner
+
+    from pipeline.cli.device_cmds import register
+
+    app = typer.Typer()
+    register(app)
+    env = {"ANDROID_ADB_SERVER_PORT": str(device.adb.server.port),
+           "ANDROID_ADB_SERVER_HOST": device.adb.server.host, "ADB_SERVER_SOCKET": ""}
+    runner = CliRunner()
+    res = runner.invoke(app, ["push", str(export), "--serial", device.serial, "--name", name], env=env)
+    assert res.exit_code == 0, res.output
+    assert "pushed 4, skipped 0" in res.output
+    res = runner.invoke(app, ["push", str(export), "--serial", device.serial, "--name", name], env=env)
+    assert "pushed 0, skipped 4" in res.output and "0.0 MB" in res.output
+    res = runner.invoke(app, ["devices"], env=env)
+    assert device.serial in res.output and "device" in res.output
+    res = runner.invoke(app, ["shell", "--serial", device.serial, "--", "sh", "-c", "echo 'a b'; exit 4"], env=env)
+    assert res.exit_code == 4 and "a b" in res.output

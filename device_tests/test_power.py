@@ -1,5 +1,5 @@
 """Power service on a device (the vphone unless ANDROID_SERIAL is set): sampler lifecycle, the
-unplug/reset guard, charging detection, and energy that scales with the work done."""
+unplug/reset guard, charging detection. Energy vs training steps: test_power_training.py."""
 from __future__ import annotations
 
 import time
@@ -9,15 +9,9 @@ import pytest
 
 from android_harness.android_device import AndroidDevice
 from android_harness.battery_parse import parse_dumpsys_battery
-from android_harness.power import PowerSampler, battery_unplugged, power_sampling, record_trace
+from android_harness.power import PowerSampler, battery_unplugged, record_trace
 from pipeline.energy import load_trace
 from pipeline.errors import PowerError
-
-# CPU-bound work on the device, stamped with the device's monotonic clock (the clock of events).
-WORK = ("import time\nt0 = time.clock_gettime(time.CLOCK_MONOTONIC)\nx = 0\n"
-        "for i in range({n}):\n    x += i * i\n"
-        "print(t0, time.clock_gettime(time.CLOCK_MONOTONIC))\n")
-UNIT = 12_000_000          # ~2-3 s of one core for the smaller run
 
 
 def battery_state(device: AndroidDevice):
@@ -59,24 +53,3 @@ def test_plugged_phone_is_detected_as_charging(device: AndroidDevice, tmp_path: 
     assert rec.trace.charging_samples > 0
     with pytest.raises(PowerError, match="charging"):
         rec.trace.energy_j()
-
-
-def _energy_of_work(device: AndroidDevice, remote_dir: str, tmp_path: Path, n: int, tag: str) -> tuple[float, float]:
-    py = device.profile.python_cmd
-    remote = f"{remote_dir}/power-{tag}.csv"
-    with power_sampling(device, remote, rate_hz=10) as sampler:
-        time.sleep(1.0)                                        # let the gauge settle
-        out = device.shell([py, "-c", WORK.format(n=n)], timeout=120).stdout.split()
-        time.sleep(1.0)
-    t0, t1 = float(out[0]), float(out[1])
-    trace = load_trace(sampler.pull(tmp_path / f"{tag}.csv"), device.profile)
-    return trace.energy_j(t0, t1), t1 - t0
-
-
-def test_twice_the_work_takes_about_twice_the_energy(device: AndroidDevice, remote_dir: str, tmp_path: Path) -> None:
-    if device.profile.python_cmd is None:
-        pytest.skip("device has no python for the CPU-bound workload")
-    e1, d1 = _energy_of_work(device, remote_dir, tmp_path, UNIT, "x1")
-    e2, d2 = _energy_of_work(device, remote_dir, tmp_path, 2 * UNIT, "x2")
-    assert e1 > 0 and e2 > 0
-    assert e2 / e1 == pytest.approx(2.0, rel=0.15), f"E1={e1:.2f} J in {d1:.1f} s, E2={e2:.2f} J in {d2:.1f} s"

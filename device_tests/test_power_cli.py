@@ -12,6 +12,7 @@ from android_harness.android_device import AndroidDevice
 from android_harness.battery_parse import parse_dumpsys_battery
 from pipeline.cli.app import app
 from pipeline.energy import read_power_csv
+from pipeline.report import validate_trace_events
 
 
 @pytest.mark.parametrize("shell_sampler", [False, True], ids=["python", "sh"])
@@ -27,7 +28,10 @@ def test_edgecl_trace(device: AndroidDevice, adb_server: ServerAddress, tmp_path
     assert raw.meta["sampler"] == ("sh" if shell_sampler else "python")
     assert summary["simulated"] == device.profile.simulated
     assert 15 <= summary["samples"] <= 25
-    if device.profile.simulated:                       # the vphone's unplug stops its charging
+    assert 0 < summary["battery_before"]["level"] <= 100
+    if device.profile.simulated:                       # the vphone's unplug stops its charging; no ODPM rails
+        assert summary["rails_w"] is None
         assert summary["energy_j"] is not None and summary["energy_j"] > 0, json.dumps(summary)
         assert "(simulated)" in res.output
+    assert validate_trace_events(json.loads((tmp_path / "trace.json").read_text())) == []
     assert not parse_dumpsys_battery(device.shell(["dumpsys", "battery"]).stdout).updates_stopped

@@ -1,6 +1,5 @@
 """Energy integration against analytic traces, and attribution to sessions, tasks and phases."""
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest

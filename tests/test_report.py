@@ -7,7 +7,6 @@ import json
 import re
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -42,7 +41,7 @@ def test_every_table_and_the_page_say_simulated(report):
         assert all(r["simulated"] == "True" for r in rows), name
     page = (report.folder / "index.html").read_text()
     assert "class=sim" in page and "SIMULATED" in page
-    assert json.loads(report.trace_json.read_text())["metadata"]["simulated"] is True
+    assert json.loads(report.trace_json.read_text())["otherData"]["simulated"] is True
 
 
 def test_energy_figures_match_the_phases(report):

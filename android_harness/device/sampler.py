@@ -96,7 +96,7 @@ class Sampler:
 
     def _meta(self) -> list[str]:
         lines = [f"# edgecl power.csv v{FORMAT_VERSION}", "# clock=CLOCK_MONOTONIC",
-                 f"# rate_hz={self.rate_hz:g}", f"# pid={os.getpid()}", f"# sampler=python"]
+                 f"# rate_hz={self.rate_hz:g}", f"# pid={os.getpid()}", "# sampler=python"]
         for name, c in zip(COLUMNS, self.counters):
             lines.append(f"# file {name}={c.path}" + (f" unreadable: {c.error}" if c.error else ""))
         return lines

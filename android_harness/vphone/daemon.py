@@ -22,6 +22,22 @@ HANDSHAKE_TIMEOUT_S = 20.0
 MIN_PEER_PAYLOAD = 1024
 
 
+class LinkThrottle:
+    """Models a slower adb link (e.g. USB 2.0) by pacing WRTE payloads per connection and direction."""
+
+    def __init__(self, bytes_per_s: float) -> None:
+        self.rate = bytes_per_s
+        self.free_at = 0.0
+
+    async def take(self, nbytes: int) -> None:
+        if self.rate <= 0 or not nbytes:
+            return
+        now = asyncio.get_running_loop().time()
+        self.free_at = max(self.free_at, now) + nbytes / self.rate
+        if self.free_at > now:
+            await asyncio.sleep(self.free_at - now)
+
+
 class Connection:
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                  ctx: VphoneContext, props: dict[str, str]) -> None:
@@ -30,6 +46,8 @@ class Connection:
         self.next_id = 1
         self.online = False
         self.peer_payload = MAX_PAYLOAD
+        self.inbound = LinkThrottle(ctx.link_bytes_per_s)
+        self.outbound = LinkThrottle(ctx.link_bytes_per_s)
 
     def send(self, command: int, arg0: int, arg1: int, payload: bytes = b"") -> None:
         if not self.writer.is_closing():
@@ -76,6 +94,7 @@ class Connection:
         if command == A_OPEN:
             await self.open_stream(arg0, payload)
         elif command == A_WRTE:
+            await self.inbound.take(len(payload))
             stream = self.streams.get(arg1)
             if stream is not None and stream.remote_id == arg0 and not stream.on_write(payload):
                 raise ProtocolError(f"stream {arg1}: host ignored flow control")
@@ -103,7 +122,7 @@ class Connection:
             return
         local_id = self.next_id
         self.next_id = self.next_id % 0x7FFFFFFF + 1
-        stream = Stream(local_id, remote_id, self.send, self.drain, self.peer_payload)
+        stream = Stream(local_id, remote_id, self.send, self.drain, self.peer_payload, self.outbound.take)
         self.streams[local_id] = stream
         self.send(A_OKAY, local_id, remote_id)
         stream.task = asyncio.ensure_future(self.run_service(stream, handler))

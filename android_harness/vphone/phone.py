@@ -22,7 +22,7 @@ async def run_vphone(home_dir: Path, port: int, preset: PhonePreset, seed: int =
     bound = sock.getsockname()[1]
     serial = f"127.0.0.1:{bound}"
     home = create_home(home_dir, preset, serial)
-    server = await serve(VphoneContext(home, serial), props_for(preset, home.root, serial), sock)
+    server = await serve(VphoneContext(home, serial, preset.link_mb_s * 1e6), props_for(preset, home.root, serial), sock)
     power = asyncio.ensure_future(run_power_model(BatteryModel(preset, home, seed=seed),
                                                   CpuMeter(serial), preset.gauge_period_s))
     write_atomic(home.run / "daemon.json", json.dumps(

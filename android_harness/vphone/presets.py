@@ -35,6 +35,7 @@ class PhonePreset:
     gauge_noise_ma: float        # 1-sigma noise on each published current sample
     unplug_stops_charging: bool  # real phones: False (unplug only fakes "no charger")
     sources: dict[str, str] = field(default_factory=dict)
+    link_mb_s: float = 0.0       # adb link bandwidth each way in MB/s; 0 = unthrottled loopback
 
     def with_overrides(self, **changes: object) -> "PhonePreset":
         unknown = sorted(set(changes) - set(self.__dataclass_fields__))
@@ -96,6 +97,9 @@ PRESETS: dict[str, PhonePreset] = {
 }
 
 DEFAULT_PRESET = "pixel7"
+USB2_LINK_MB_S = 40.0
+USB2_LINK_SOURCE = ("(D) USB 2.0 high-speed is 480 Mbit/s = 60 MB/s raw; adb push over USB 2 "
+                    "typically reaches 30-45 MB/s -- an assumption, not a measured anchor")
 
 
 def get_preset(name: str) -> PhonePreset:

@@ -29,6 +29,7 @@ LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 class VphoneContext:
     home: VphoneHome
     serial: str
+    link_bytes_per_s: float = 0.0      # 0: unthrottled
 
     def shell_env(self) -> dict[str, str]:
         env = dict(os.environ)

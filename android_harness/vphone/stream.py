@@ -7,7 +7,7 @@ is in flight until the host's OKAY.
 from __future__ import annotations
 
 import asyncio
-from typing import Callable
+from typing import Awaitable, Callable
 
 from android_harness.vphone.protocol import A_CLSE, A_OKAY, A_WRTE
 
@@ -20,9 +20,11 @@ class StreamClosed(Exception):
 
 class Stream:
     def __init__(self, local_id: int, remote_id: int, send: Callable[[int, int, int, bytes], None],
-                 drain: Callable[[], "asyncio.Future[None]"], max_payload: int) -> None:
+                 drain: Callable[[], Awaitable[None]], max_payload: int,
+                 pace: Callable[[int], Awaitable[None]] | None = None) -> None:
         self.local_id, self.remote_id = local_id, remote_id
         self._send, self._drain, self.max_payload = send, drain, max_payload
+        self._pace = pace
         self._inbox: asyncio.Queue[bytes | None] = asyncio.Queue()
         self._acked = asyncio.Event()
         self._acked.set()
@@ -73,6 +75,10 @@ class Stream:
                 if self.closed:
                     raise StreamClosed()
                 chunk, view = view[: self.max_payload], view[self.max_payload:]
+                if self._pace is not None:
+                    await self._pace(len(chunk))
+                    if self.closed:
+                        raise StreamClosed()
                 self._acked.clear()
                 self._send(A_WRTE, self.local_id, self.remote_id, bytes(chunk))
                 await self._drain()

@@ -49,7 +49,11 @@ def trace(serial: Optional[str] = typer.Option(None, "--serial", "-s", help="dev
                        sleep=_sleep_with_progress(f"sampling {dev.serial} at {rate:g} Hz"))
     tr = rec.trace
     summary = {"serial": dev.serial, "command": f"edgecl trace --serial {dev.serial} --seconds {seconds:g} --rate {rate:g}",
-               **tr.summary(allow_charging=allow_charging)}
+               **tr.summary(allow_charging=allow_charging), "rails_w": rec.rails_w}
+    b = rec.battery_before
+    if b is not None:
+        summary["battery_before"] = {"level": b.level, "status": b.status_name, "plugged": b.plugged,
+                                     "temperature_c": b.temperature_c, "voltage_v": b.voltage_v}
     tmp = out / ".summary.json.tmp"
     tmp.write_text(json.dumps(summary, indent=1))
     os.replace(tmp, out / "summary.json")
@@ -63,9 +67,18 @@ def trace(serial: Optional[str] = typer.Option(None, "--serial", "-s", help="dev
         _out.print(f"[bold red]energy not reported:[/] {summary['energy_refused']}", highlight=False)
     cc = summary["cross_check"]
     _out.print(f"charge_counter cross-check: {cc['verdict']}" + (f" — {cc['note']}" if cc["note"] else ""))
+    if b is not None:
+        _out.print(f"battery before: {b.level}% {b.status_name}, {'on a charger' if b.plugged else 'no charger'}, "
+                   f"{b.temperature_c:.1f} °C (compare runs only from similar charge and temperature)")
+    if rec.rails_w:
+        top = sorted(rec.rails_w.items(), key=lambda kv: -kv[1])[:6]
+        _out.print("ODPM rails: " + ", ".join(f"{k} {v:.3f} W" for k, v in top))
     for w in tr.warnings:
         _out.print(f"[yellow]warning:[/] {w}", highlight=False)
-    _out.print(f"wrote {rec.local_csv} and {out / 'summary.json'}")
+    from pipeline.report.trace_json import dump_trace_json, standalone_trace_events
+
+    trace_json = dump_trace_json(standalone_trace_events(tr, f"edgecl trace {dev.serial}"), out / "trace.json")
+    _out.print(f"wrote {rec.local_csv}, {out / 'summary.json'} and {trace_json} (open in https://ui.perfetto.dev)")
 
 
 def report(results_dir: Path = typer.Argument(..., help="a results/<name>-<time>/ folder"),

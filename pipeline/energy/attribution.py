@@ -137,7 +137,8 @@ def attribute_energy(trace: PowerTrace, events: list[dict[str, Any]], *, idle_w:
             kind=iv.kind, name=iv.name, session_id=iv.session_id, task=iv.task, phase=iv.phase,
             t0=round(iv.t0, 6), t1=round(iv.t1, 6), duration_s=round(dur, 6),
             energy_j=None if energy is None else round(energy, 6),
-            mean_power_w=None if mean is None else round(mean, 6), idle_w=idle_w,
+            mean_power_w=None if mean is None else round(mean, 6),
+            idle_w=None if idle_w is None else round(idle_w, 6),
             above_idle_j=None if above is None else round(above, 6), train_samples=n,
             j_per_sample=round(energy / n, 9) if energy is not None and n else None,
             charging_samples=n_charging, simulated=trace.simulated, note="; ".join(notes)))
@@ -149,21 +150,27 @@ def attribute_energy(trace: PowerTrace, events: list[dict[str, Any]], *, idle_w:
 def swap_estimates(rows: list[EnergyRow], events: list[dict[str, Any]]) -> list[EnergyRow]:
     """The runner swaps replay samples between training steps and reports only the time (``swap``
     events with ``seconds``), so swapping energy is ESTIMATED as that time x the mean power of the
-    training phase around it. Kind "estimate": not an interval, and already inside training."""
-    out = []
+    training phase around it: one row per phase, kind "estimate" (not an interval; already inside
+    that phase's energy)."""
+    per_host: dict[int, tuple[EnergyRow, float, float, float]] = {}
     for e in events:
         secs = float(e.get("seconds") or 0.0)
         if e.get("type") != "swap" or secs <= 0:
             continue
         t = float(e["t"])
-        host = next((r for r in rows if r.kind == "phase" and r.phase in ("training", "profiling")
-                     and r.t0 <= t <= r.t1 + 1e-6 and (r.task is None or e.get("task") in (None, r.task))), None)
+        k, host = next(((k, r) for k, r in enumerate(rows) if r.kind == "phase" and r.phase in ("training", "profiling")
+                        and r.t0 <= t <= r.t1 + 1e-6 and (r.task is None or e.get("task") in (None, r.task))),
+                       (None, None))
         if host is None or host.mean_power_w is None:
             continue
+        _, total, first, last = per_host.get(k, (host, 0.0, t - secs, t))
+        per_host[k] = (host, total + secs, min(first, t - secs), max(last, t))
+    out = []
+    for host, secs, first, last in per_host.values():
         energy = secs * host.mean_power_w
         out.append(EnergyRow(
             kind="estimate", name="swapping", session_id=host.session_id, task=host.task, phase="swapping",
-            t0=round(t - secs, 6), t1=round(t, 6), duration_s=round(secs, 6), energy_j=round(energy, 6),
+            t0=round(first, 6), t1=round(last, 6), duration_s=round(secs, 6), energy_j=round(energy, 6),
             mean_power_w=host.mean_power_w, idle_w=host.idle_w,
             above_idle_j=None if host.idle_w is None else round(energy - host.idle_w * secs, 6), train_samples=0,
             j_per_sample=None, charging_samples=0, simulated=host.simulated,

@@ -7,6 +7,7 @@ convention); the eval program takes x, parameters, running stats and masks as in
 """
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import torch
@@ -36,7 +37,9 @@ def joint_program(wrapper: torch.nn.Module, example: tuple[torch.Tensor, ...], s
                   passes: PassManager) -> torch.export.ExportedProgram:
     """Export the training wrapper and derive its joint forward+backward graph (passes applied)."""
     try:
-        ep = export(wrapper, example, strict=False)
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=".*were assigned during export.*")  # the per-call mask slots
+            ep = export(wrapper, example, strict=False)
         ep = _export_forward_backward(ep, joint_loss_index=0)
     except ExportError:
         raise

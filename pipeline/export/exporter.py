@@ -47,9 +47,10 @@ def example_inputs(sig: TrainingSignature, masks: dict[str, np.ndarray], seed: i
 
 
 def _eval_example(sig: TrainingSignature, model: torch.nn.Module, masks: dict[str, np.ndarray]) -> tuple[torch.Tensor, ...]:
+    """x, then parameters and running stats (current values), then masks: the eval program's inputs."""
     state = dict(model.named_parameters()) | dict(model.named_buffers())
-    return (torch.zeros(sig.inputs[0].shape), *(state[t.name].detach().clone() for t in sig.eval_inputs[1:1 + len(sig.parameter_names) + len(sig.buffer_names)]),
-            *(torch.from_numpy(masks[n]) for n in sig.mask_names))
+    weights = [state[t.name].detach().clone() for t in sig.eval_inputs[1:] if t.name in state]
+    return (torch.zeros(sig.inputs[0].shape), *weights, *(torch.from_numpy(masks[n]) for n in sig.mask_names))
 
 
 def _cached(folder: Path, key: str) -> dict[str, Any] | None:

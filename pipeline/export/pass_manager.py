@@ -84,8 +84,21 @@ def _correctness_passes(decompose_maxpool_backward: bool) -> list[GraphPass]:
     return out
 
 
-# Speed passes (issue 9 adds convolution passes here), constructed per export.
-FAST_PASSES: list[Callable[[], GraphPass]] = []
+def _fast(class_name: str) -> Callable[[], GraphPass]:
+    """A constructor for a pass in ``pipeline.export.passes``, imported when first used (no cycle)."""
+
+    def make() -> GraphPass:
+        import pipeline.export.passes as passes
+
+        return getattr(passes, class_name)()
+
+    make.__name__ = class_name
+    return make
+
+
+# Speed passes (issue 9; bench/RESULTS.md has the per-op profile behind each), constructed per export.
+FAST_PASSES: list[Callable[[], GraphPass]] = [_fast("ConvToMatmul"), _fast("ReluBackwardAsMul"),
+                                              _fast("DedupeSubexpressions")]
 
 
 def default_passes(spec: Any = None, *, decompose_maxpool_backward: bool = True) -> list[GraphPass]:

@@ -77,7 +77,11 @@ def power_over_time(data: ResultsData, out_dir: Path) -> str | None:
     seen: set[str] = set()
     for s in traced:
         for r in s.rows:
-            if r.kind == "phase":
+            if r.kind == "session":
+                ax.axvspan(r.t0 - t0, r.t1 - t0, color="#999999", alpha=0.08, lw=0,
+                           label="session" if "session" not in seen else None)
+                seen.add("session")
+            elif r.kind == "phase":
                 label = r.phase if r.phase not in seen else None
                 seen.add(r.phase or "")
                 ax.axvspan(r.t0 - t0, r.t1 - t0, color=PHASE_COLORS.get(r.phase or "", "#999999"), alpha=0.18,

@@ -14,12 +14,12 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pipeline.energy import intervals_from_events
+from pipeline.energy import PowerTrace, intervals_from_events
 from pipeline.report.results import ResultsData
 
 PID = 1
 TID_SESSIONS, TID_TASKS, TID_PHASES = 1, 2, 3
-COUNTER = "battery power (W)"
+COUNTER = "battery power"           # one series, "W": Perfetto names the track "battery power W"
 METADATA_NAMES = {"process_name", "thread_name", "process_sort_index", "thread_sort_index", "process_labels"}
 
 
@@ -47,6 +47,39 @@ def _lanes(slices: list[tuple[float, float, dict[str, Any]]], first_tid: int) ->
             lanes.append([(t0, t1)])
             out.append((first_tid + 10 * (len(lanes) - 1), t0, t1, ev))
     return out
+
+
+def counter_events(trace: PowerTrace, origin: float) -> list[dict[str, Any]]:
+    """The power counter track (and a "charging" track where the phone charged)."""
+    label = " (simulated)" if trace.simulated else ""
+    out: list[dict[str, Any]] = []
+    for t, p, ch in zip(trace.t, trace.power_w, trace.charging):
+        out.append({"name": COUNTER + label, "ph": "C", "pid": PID, "ts": _us(float(t), origin),
+                    "args": {"W": round(float(p), 5)}})
+        if ch:
+            out.append({"name": "charging", "ph": "C", "pid": PID, "ts": _us(float(t), origin), "args": {"on": 1}})
+    return out
+
+
+def standalone_trace_events(trace: PowerTrace, title: str) -> dict[str, Any]:
+    """A trace-event JSON of one power trace alone (``edgecl trace``)."""
+    label = " (simulated)" if trace.simulated else ""
+    origin = float(trace.t[0])
+    events = [_meta("process_name", 0, f"{title}{label}")] + counter_events(trace, origin)
+    return {"traceEvents": events, "displayTimeUnit": "ms",
+            "otherData": {"simulated": trace.simulated, "clock": trace.clock, "origin_s": origin, "source": "edgecl"}}
+
+
+def dump_trace_json(obj: dict[str, Any], path: str | Path) -> Path:
+    """Validate, then write temp-and-rename; a trace that would not load is a bug, never a file."""
+    problems = validate_trace_events(obj)
+    if problems:
+        raise ValueError("trace.json would not load: " + "; ".join(problems[:5]))
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(obj, separators=(",", ":"), allow_nan=False))
+    os.replace(tmp, path)
+    return path
 
 
 def build_trace_events(data: ResultsData) -> dict[str, Any]:
@@ -84,15 +117,10 @@ def build_trace_events(data: ResultsData) -> dict[str, Any]:
     for k, tid in enumerate(sorted(phase_tids or {TID_PHASES})):
         events.append(_meta("thread_name", tid, "phases" if k == 0 else f"phases (overlap {k})"))
     for s in data.sessions:
-        if s.trace is None:
-            continue
-        for t, p, ch in zip(s.trace.t, s.trace.power_w, s.trace.charging):
-            args = {"W": round(float(p), 5)}
-            events.append({"name": COUNTER + label, "ph": "C", "pid": PID, "ts": _us(float(t), origin), "args": args})
-            if ch:
-                events.append({"name": "charging", "ph": "C", "pid": PID, "ts": _us(float(t), origin), "args": {"on": 1}})
+        if s.trace is not None:
+            events += counter_events(s.trace, origin)
     return {"traceEvents": events, "displayTimeUnit": "ms",
-            "metadata": {"simulated": data.simulated, "clock": "device CLOCK_MONOTONIC",
+            "otherData": {"simulated": data.simulated, "clock": "device CLOCK_MONOTONIC",
                          "origin_s": origin, "source": "edgecl", "results": data.folder.name}}
 
 
@@ -161,12 +189,4 @@ def validate_trace_events(obj: Any) -> list[str]:
 
 
 def write_trace_json(data: ResultsData, path: str | Path) -> Path:
-    obj = build_trace_events(data)
-    problems = validate_trace_events(obj)
-    if problems:
-        raise ValueError("trace.json would not load: " + "; ".join(problems[:5]))
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(obj, separators=(",", ":"), allow_nan=False))
-    os.replace(tmp, path)
-    return path
+    return dump_trace_json(build_trace_events(data), path)

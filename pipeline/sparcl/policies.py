@@ -76,6 +76,7 @@ class TDMPolicy(TrainingPolicy):
         self.log: list[dict] = []            # (task, epoch, kind, densities) of every mask update
         self._torch_masks: dict[str, torch.Tensor] = {}
         self._pending_state: dict | None = None
+        self._epoch_step = 0
         if model is not None:
             self.bind(model)
 
@@ -119,6 +120,7 @@ class TDMPolicy(TrainingPolicy):
 
     def on_epoch_start(self, info: StepInfo, model) -> None:
         self._ensure_init(model)
+        self._epoch_step = 0
         ev = self.events.get(info.epoch)
         if ev is None or self.frozen:
             return
@@ -134,7 +136,10 @@ class TDMPolicy(TrainingPolicy):
     def after_backward(self, info: StepInfo, model) -> None:
         self._ensure_init(model)
         weights = _weights(model, self.layers)
-        self.prev_grads = {n: w.grad.detach().cpu().numpy().copy() for n, w in weights.items() if w.grad is not None}
+        self._epoch_step += 1
+        if info.iters_per_epoch <= 0 or self._epoch_step >= info.iters_per_epoch:
+            # the epoch's last batch: its gradient scores the next mask update (copied only then)
+            self.prev_grads = {n: w.grad.detach().cpu().numpy().copy() for n, w in weights.items() if w.grad is not None}
         with torch.no_grad():
             for n, w in weights.items():
                 if w.grad is not None:
@@ -331,3 +336,12 @@ def build_training_policy(spec, model: nn.Module | None = None) -> tuple[Trainin
     sparcl = build_sparcl_policy(spec, model)
     flops = FlopsPolicy(sparcl)
     return PolicyStack([p for p in (sparcl, flops) if p is not None]), flops
+
+
+def channel_masks_by_layer(policy: TrainingPolicy | None) -> dict[str, np.ndarray]:
+    """Structured TDM only: per layer a bool vector over output channels (True = kept), the form the
+    structured exporter slices by; empty for unstructured masks or without TDM."""
+    tdm = find_policy(policy, TDMPolicy)
+    if tdm is None or tdm.masks is None or not tdm.masks.structured or not tdm.masks.initialized:
+        return {}
+    return {name: units.copy() for name, units in tdm.masks.units.items()}

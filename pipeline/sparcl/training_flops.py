@@ -7,6 +7,10 @@ forward pre-hook on the model adds up the samples of every training forward (tra
 on; evaluation runs are excluded), and ``after_backward`` charges them at the step's densities
 (TDM weight masks, DGM gradient masks). Put it AFTER the SparCL policy in a ``PolicyStack`` so DGM
 has refreshed its masks for the step being counted.
+
+Structured masks are charged like unstructured ones (a layer at channel density d costs d * F_l);
+the input channels a sliced export also removes from the consuming layer are NOT credited, so
+structured FLOPs are an upper bound of what the physically smaller model computes.
 """
 from __future__ import annotations
 

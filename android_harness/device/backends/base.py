@@ -40,6 +40,7 @@ class TrainingBackend(ABC):
         self.buffers = {n: np.array(initial["buffer/" + n], dtype=np.float32) for n in self.signature.buffer_names}
         self.norm_momentum: dict[str, float] = manifest.get("norm_momentum", {})
         self.steps = 0
+        self._masks_changed = False
 
     # -- what a runtime implements -------------------------------------------------------------
     @abstractmethod
@@ -76,12 +77,19 @@ class TrainingBackend(ABC):
             full.setdefault(self.signature.mask_input_name(name), self.masks[name])
         ordered = self.signature.check_inputs(full)
         outs = self._run_step(ordered, lr, grad_masks)
+        if self._masks_changed:
+            self._reapply_masks()
         self._update_running_stats(outs[2:])
         self.steps += 1
         return StepOut(float(np.asarray(outs[0]).reshape(())), np.asarray(outs[1]))
 
     def set_masks(self, masks: dict[str, np.ndarray], zero_masked: bool = True) -> None:
-        """Replace weight masks (TDM); masked weights are zeroed so they stay exactly 0."""
+        """Replace weight masks (TDM); masked weights are zeroed so they stay exactly 0.
+
+        Masked weights get zero gradient, but an optimizer with state (AdamW moments, momentum)
+        would keep moving weights that were live before; so once masks changed, every step ends by
+        re-applying them (and the ExecuTorch backend also clears their optimizer state).
+        """
         unknown = sorted(set(masks) - set(self.masks))
         if unknown:
             raise KeyError(f"no mask input for {unknown}; masked parameters are {sorted(self.masks)}")
@@ -91,8 +99,12 @@ class TrainingBackend(ABC):
                 raise ValueError(f"mask {name!r}: shape {m.shape}, expected {self.masks[name].shape}")
             self.masks[name] = m.copy()
         if zero_masked:
-            current = self.params()
-            self.set_params({n: current[n] * self.masks[n] for n in masks})
+            self._masks_changed = True
+            self._reapply_masks()
+
+    def _reapply_masks(self) -> None:
+        current = self.params()
+        self.set_params({n: current[n] * m for n, m in self.masks.items()})
 
     def eval_logits(self, x: np.ndarray) -> np.ndarray:
         """Logits for any number of samples (the program's fixed batch is padded and chunked)."""
@@ -113,7 +125,8 @@ class TrainingBackend(ABC):
         folder.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=folder.parent))
         try:
-            np.savez(tmp / "state.npz", **{"mask/" + k: v for k, v in self.masks.items()},
+            np.savez(tmp / "state.npz", masks_changed=np.array(self._masks_changed),
+                     **{"mask/" + k: v for k, v in self.masks.items()},
                      **{"buffer/" + k: v for k, v in self.buffers.items()})
             self._save_runtime(tmp)
             (tmp / "backend.json").write_text(json.dumps({"runtime": self.runtime, "steps": self.steps}))
@@ -131,6 +144,7 @@ class TrainingBackend(ABC):
             raise ValueError(f"{folder}: saved by the {meta['runtime']} backend, this is {self.runtime}")
         with np.load(folder / "state.npz") as z:
             self.masks = {n: z["mask/" + n] for n in self.signature.mask_names}
+            self._masks_changed = bool(z["masks_changed"]) if "masks_changed" in z else False
             self.buffers = {n: z["buffer/" + n] for n in self.signature.buffer_names}
         self._load_runtime(folder)
         self.steps = int(meta["steps"])

@@ -66,6 +66,11 @@ class ExecuTorchBackend(TrainingBackend):
         self.optimizer.step(self._views, grads, lr)
         return [t.numpy() for t in outs]
 
+    def set_masks(self, masks: dict[str, np.ndarray], zero_masked: bool = True) -> None:
+        super().set_masks(masks, zero_masked)
+        if zero_masked:
+            self.optimizer.clear_state_where({n: self.masks[n] == 0 for n in masks})
+
     def grads(self) -> dict[str, np.ndarray]:
         return {k: v.copy() for k, v in self._grads.items()}
 

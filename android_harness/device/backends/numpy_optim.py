@@ -51,6 +51,13 @@ class NumpyOptimizer:
         denom = np.sqrt(v) / np.float32(np.sqrt(1 - b2 ** t)) + np.float32(self.eps)
         p -= np.float32(step_size) * m / denom
 
+    def clear_state_where(self, where: dict[str, np.ndarray]) -> None:
+        """Zero the optimizer state (moments, momentum) of the marked entries of each parameter."""
+        for key, value in self.state.items():
+            name = key.split("/", 1)[1]
+            if name in where:
+                value[where[name]] = 0.0
+
     def state_arrays(self) -> dict[str, np.ndarray]:
         return {**{"opt/" + k: v for k, v in self.state.items()}, "opt_step": np.array(self.step_count)}
 

