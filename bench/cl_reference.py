@@ -64,7 +64,7 @@ def main() -> None:
     args = ap.parse_args()
     command = "python bench/cl_reference.py " + shlex.join(sys.argv[1:])
     print(command)
-    torch.set_num_threads(min(2, os.cpu_count() or 1))
+    torch.set_num_threads(1)   # tiny models: one thread is fastest and fair to neighbours on a shared machine
     rows, table = [], {}
     plan = [(b, p, o, s, v, ov) for b, p, o, s in benchmarks(args) for v, ov in variants()]
     with Progress() as progress:
@@ -77,6 +77,8 @@ def main() -> None:
                 res = train_host(spec, progress=False)
                 stats.append({**res.summary, "wall_s": time.perf_counter() - t0,
                               "forward_samples": sum(c.forward_samples for c in res.costs)})
+                progress.console.log(f"{bench} {name} seed {seed}: class-IL {res.summary['class_il']:.1f}% "
+                                     f"task-IL {res.summary['task_il']:.1f}% in {stats[-1]['wall_s']:.1f} s")
                 progress.advance(bar)
             mean = {k: float(np.mean([s[k] for s in stats])) for k in stats[0]}
             std = {k: float(np.std([s[k] for s in stats])) for k in stats[0]}

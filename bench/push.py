@@ -160,7 +160,10 @@ def update_results_md(command: str, rows: list[dict]) -> None:
                "rounds, medians. Deploy time includes the remote sha256 check, push to temp names "
                "(sha256 of the sent bytes on the way), on-device verify and rename; `adb push` does none "
                "of these checks. Two links: unthrottled loopback, and a USB-2-like link of "
-               f"{USB2_LINK_MB_S:g} MB/s each way ({USB2_LINK_SOURCE}).\n\n"
+               f"{USB2_LINK_MB_S:g} MB/s each way ({USB2_LINK_SOURCE}). The transfer-phase rows isolate "
+               "the data path; the gap between them and the full-deploy ratio is the verification work "
+               "(one on-device sha256 pass over everything pushed, plus two shell round trips), which "
+               "weighs most on the unthrottled loopback link.\n\n"
                "| figure | value | goal |\n|---|---|---|\n"
                f"{table}\n{end}")
     text = RESULTS_MD.read_text() if RESULTS_MD.exists() else "# Benchmark results\n"

@@ -71,14 +71,16 @@ def measure_runner(root: Path, model: str, epochs: int, swap: float, tag: str) -
     result = Runner(str(session)).run()
     assert result["status"] == "ok", result["error"]
     events, _ = read_events(str(session / "events.jsonl"))
-    seconds = sum(e["seconds"] for e in events if e["type"] == "epoch")
+    epochs = [e for e in events if e["type"] == "epoch"]
     steps = result["iterations"] - json.loads((root / "base_steps.json").read_text())["steps"]
+    per_epoch = steps // len(epochs)
+    seconds = sum(e["seconds"] for e in epochs[1:])  # epoch 0 warms the runtime up (bare skips as many steps)
     shutil.rmtree(session, ignore_errors=True)
-    return {"per_step_s": seconds / steps, "steps": steps,
+    return {"per_step_s": seconds / (per_epoch * (len(epochs) - 1)), "steps": steps, "warmup": per_epoch,
             "swapped": sum(e["n_swapped"] for e in events if e["type"] == "swap")}
 
 
-def measure_bare(root: Path, model: str, epochs: int, steps: int) -> dict:
+def measure_bare(root: Path, model: str, epochs: int, steps: int, warmup: int) -> dict:
     import numpy as np
 
     from android_harness.device.backends import load_backend
@@ -108,10 +110,12 @@ def measure_bare(root: Path, model: str, epochs: int, steps: int) -> dict:
         idx = rng.choice(len(y), size=tr.batch_size, replace=False)
         step = assembler.assemble(x[idx], y[idx], classes, em, rng)
         batches.append({k: v.copy() for k, v in step.inputs.items()})
-    t0 = time.perf_counter()
-    for inputs in batches:
+    for inputs in batches[:warmup]:
         backend.train_step(inputs, tr.lr)
-    return {"per_step_s": (time.perf_counter() - t0) / steps, "steps": steps}
+    t0 = time.perf_counter()
+    for inputs in batches[warmup:]:
+        backend.train_step(inputs, tr.lr)
+    return {"per_step_s": (time.perf_counter() - t0) / (steps - warmup), "steps": steps}
 
 
 def child(args: argparse.Namespace) -> None:
@@ -126,7 +130,7 @@ def child(args: argparse.Namespace) -> None:
     if args.measure == "runner":
         out = measure_runner(root, args.model, args.epochs, args.swap, args.tag)
     else:
-        out = measure_bare(root, args.model, args.epochs, args.steps)
+        out = measure_bare(root, args.model, args.epochs, args.steps, args.warmup)
     print("RESULT " + json.dumps(out), flush=True)
 
 
@@ -150,6 +154,7 @@ def main() -> None:
     ap.add_argument("--swap", type=float, default=0.0, help=argparse.SUPPRESS)
     ap.add_argument("--tag", default="m", help=argparse.SUPPRESS)
     ap.add_argument("--steps", type=int, default=0, help=argparse.SUPPRESS)
+    ap.add_argument("--warmup", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
         child(args)
@@ -172,7 +177,7 @@ def main() -> None:
                 bar.advance(task)
                 on = run_child("--measure", "runner", "--swap", "1.0", "--tag", f"on{r}", *common)
                 bar.advance(task)
-                b = run_child("--measure", "bare", "--steps", str(off["steps"]), *common)
+                b = run_child("--measure", "bare", "--steps", str(off["steps"]), "--warmup", str(off["warmup"]), *common)
                 bar.advance(task)
                 runner.append(off["per_step_s"]), bare.append(b["per_step_s"]), swap.append(on["per_step_s"])
                 assert on["swapped"] > 0

@@ -6,8 +6,8 @@ Dense ER / DER++ against SparCL-ER / SparCL-DER++ (TDM + DDR + DGM) at weight sp
 Every run uses the host reference trainer (``train_host``); FLOPs are counted by ``FlopsPolicy``
 under the convention of ``pipeline/sparcl/core/flops.py``.
 
-    /work/venv/bin/python bench/sparcl.py            # digits + fashion_mnist
-    /work/venv/bin/python bench/sparcl.py --quick    # digits only
+    /work/venv/bin/python bench/sparcl.py --ablation  # digits + fashion_mnist, + which part costs accuracy
+    /work/venv/bin/python bench/sparcl.py --quick     # digits only
 
 Writes ``bench/results/sparcl.json`` and the SparCL section of ``bench/RESULTS.md``.
 """
@@ -42,14 +42,24 @@ DATASETS = {
 }
 
 
-def run_one(dataset: str, method: str, sparsity: float | None, structured: bool, seed: int) -> dict:
+ABLATIONS = {   # which SparCL part costs accuracy: DER++ at 0.75 with one part on (or the mask held static)
+    "tdm-only": {"ddr": False, "dgm": False},
+    "tdm-static-only": {"ddr": False, "dgm": False, "tdm_swap": 0.0},
+    "ddr-only": {"tdm": False, "dgm": False},
+    "dgm-only": {"tdm": False, "ddr": False},
+}
+
+
+def run_one(dataset: str, method: str, sparsity: float | None, structured: bool, seed: int,
+            parts: dict | None = None) -> dict:
     cfg = DATASETS[dataset]
     table = {
         "name": f"bench-sparcl-{dataset}", "seed": seed, "data": cfg["data"],
         "model": {"kind": "mlp", "hidden": [400, 400]},
         "train": {"method": method, "epochs": cfg["epochs"], "buffer_size": 200, "batch_size": 32,
                   "buffer_batch_size": 32, "lr": 0.03},
-        "sparcl": {"enabled": sparsity is not None, "sparsity": sparsity or 0.75, "structured": structured},
+        "sparcl": {"enabled": sparsity is not None, "sparsity": sparsity or 0.75, "structured": structured,
+                   **(parts or {})},
     }
     spec = parse_spec(table, source="bench/sparcl.py")
     policy, flops = build_training_policy(spec)
@@ -99,6 +109,12 @@ def make_rows(dataset: str, runs: dict[str, dict]) -> list[dict]:
         method = name.split("-")[1]
         base = runs[f"dense-{method}"]
         full = f"{dataset}/{name}"
+        if name.startswith("ablation"):
+            rows += [{"name": full, "metric": m, "value": round(r[k], 2), "unit": u, "goal": None}
+                     for m, k, u in (("class_il", "class_il", "%"), ("task_il", "task_il", "%"), ("train_flops", "flops", "FLOP"))]
+            rows.append({"name": full, "metric": f"class_il_delta_vs_dense_{method}",
+                         "value": round(r["class_il"] - base["class_il"], 2), "unit": "points", "goal": None})
+            continue
         rows += [
             {"name": full, "metric": "class_il", "value": round(r["class_il"], 2), "unit": "%", "goal": None},
             {"name": full, "metric": "task_il", "value": round(r["task_il"], 2), "unit": "%", "goal": None},
@@ -136,11 +152,18 @@ def markdown(command: str, env: str, tables: dict[str, dict[str, dict]]) -> str:
                   "|---|---|---|---|---|---|---|---|---|"]
         for name, r in runs.items():
             base = runs[f"dense-{name.split('-')[1]}"]
+            if name.startswith("ablation"):
+                continue
             lines.append(f"| {name} | {r['class_il']:.1f} | {r['task_il']:.1f} | {r['flops'] / 1e9:.2f} | "
                          f"{base['flops'] / r['flops']:.2f}x | {r['class_il'] - base['class_il']:+.1f} | "
                          f"{r['wall_s']:.1f} | {base['wall_s'] / r['wall_s']:.2f}x | "
                          + (f"{r['step_ratio']:.2f}x |" if "step_ratio" in r else "|"))
         lines.append("")
+        ablation = {k: v for k, v in runs.items() if k.startswith("ablation")}
+        if ablation:
+            lines += ["Ablation, SparCL-DER++ 0.75 with one part on (class-IL delta vs dense DER++, FLOPs ratio): "
+                      + "; ".join(f"{k.split('-', 3)[3]} {v['class_il'] - runs['dense-derpp']['class_il']:+.1f} points, "
+                                  f"{runs['dense-derpp']['flops'] / v['flops']:.2f}x" for k, v in ablation.items()), ""]
         for sp, (min_ratio, min_delta) in GOALS.items():
             r, base = runs[label("derpp", sp, False)], runs["dense-derpp"]
             ratio, delta = base["flops"] / r["flops"], r["class_il"] - base["class_il"]
@@ -148,7 +171,26 @@ def markdown(command: str, env: str, tables: dict[str, dict[str, dict]]) -> str:
             lines.append(f"- Goal SparCL-DER++ {sp:.2f}: class-IL within {-min_delta:g} point(s) of dense DER++ at "
                          f">= {min_ratio:g}x fewer training FLOPs -> {delta:+.1f} points at {ratio:.2f}x: **{verdict}**")
         lines.append("")
+    lines.append(NOTES)
     return "\n".join(lines)
+
+
+NOTES = """Notes (read with the tables above):
+- FLOPs follow `pipeline/sparcl/core/flops.py`: per sample forward = sum d_l F_l, backward = sum d_l F_l +
+  sum q_l F_l (q_l = DGM gradient density, ratio 0.2 of the surviving weights), every forward/backward the
+  trainer ran (current samples after DDR + both DER++ buffer draws). DDR's 30% removal cuts ~22% of the
+  steps (and so of the buffer draws too); the dense classifier is ~2% of this MLP's FLOPs, so the ratios
+  sit close to the masked-layer bound (5.5x at 0.75, ~13.8x at 0.90).
+- Structured rows are charged like unstructured ones (own output channels only); the sliced model also
+  drops the consumers' input channels, so its real cost is lower. "sliced step speed-up" is a measured
+  SGD step (batch 32) of the physically smaller model that `pipeline.export.structured.prune_channels`
+  builds from the trained channel masks, vs the dense model, interleaved in one process. Unstructured
+  masks save no time on dense kernels; the wall ratio of those rows only reflects DDR's fewer steps,
+  minus the mask bookkeeping, on a shared 2-core host (noisy).
+- Accuracy: these are short runs (20 / 10 epochs per task) of a 2x400 MLP, not the paper's 50-epoch
+  ResNet-18 on CIFAR-10; one seed; test sets are ~90 samples per task (Digits) / 400 (Fashion), so
+  +-1-2 points is noise. The ablation rows show which part costs accuracy.
+"""
 
 
 def write_section(path: Path, section: str) -> None:
@@ -169,24 +211,29 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="Split Digits only")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--ablation", action="store_true", help="also run DER++ 0.75 with each SparCL part alone")
     args = ap.parse_args()
     torch.set_num_threads(1)          # tiny models: one thread is faster and fairer on a shared 2-core box
-    command = "python bench/sparcl.py" + (" --quick" if args.quick else "") + (f" --seed {args.seed}" if args.seed else "")
+    command = ("python bench/sparcl.py" + (" --quick" if args.quick else "") + (" --ablation" if args.ablation else "")
+               + (f" --seed {args.seed}" if args.seed else ""))
     env = (f"python {platform.python_version()}, torch {torch.__version__}, {os.cpu_count()} CPUs shared "
            f"(torch threads {torch.get_num_threads()}), {platform.machine()}, load average at start "
            f"{os.getloadavg()[0]:.1f}")
     print(f"$ {command}\n{env}", flush=True)
     datasets = ["digits"] if args.quick else ["digits", "fashion_mnist"]
-    grid = [(m, None, False) for m in METHODS] + [(m, s, st) for m in METHODS for st in (False, True) for s in SPARSITIES]
+    grid = [(m, None, False, None) for m in METHODS] + [
+        (m, s, st, None) for m in METHODS for st in (False, True) for s in SPARSITIES]
+    if args.ablation:
+        grid += [("derpp", 0.75, False, part) for part in ABLATIONS]
     tables: dict[str, dict[str, dict]] = {}
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()) as bar:
         job = bar.add_task("sparcl bench", total=len(grid) * len(datasets))
         for dataset in datasets:
             runs: dict[str, dict] = {}
-            for method, sp, st in grid:
-                name = label(method, sp, st)
+            for method, sp, st, part in grid:
+                name = f"ablation-derpp-0.75-{part}" if part else label(method, sp, st)
                 bar.update(job, description=f"{dataset} {name}")
-                runs[name] = run_one(dataset, method, sp, st, args.seed)
+                runs[name] = run_one(dataset, method, sp, st, args.seed, ABLATIONS.get(part))
                 bar.advance(job)
                 bar.console.print(f"{dataset:14s} {name:32s} class-IL {runs[name]['class_il']:5.1f}  "
                                   f"task-IL {runs[name]['task_il']:5.1f}  {runs[name]['flops'] / 1e9:8.2f} GFLOP  "

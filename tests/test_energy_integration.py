@@ -143,3 +143,16 @@ def test_swap_time_inside_training_is_estimated_not_sliced():
     assert est[0].energy_j == pytest.approx(0.5 * train1.mean_power_w, rel=1e-6)
     assert "estimated" in est[0].note
     assert "swapping (estimated, part of training)" in phase_totals(rows)
+
+
+def test_runner_window_widens_the_session_row_only():
+    tr = _trace(lambda tau: 2.0 + 0.1 * tau)
+    evs = [dict(e, t=100.5) if e["type"] == "session_start" else e for e in EVENTS]
+    plain = next(r for r in attribute_energy(tr, evs) if r.kind == "session")
+    assert plain.t0 == pytest.approx(100.5)
+    rows = attribute_energy(tr, evs, runner_window=(100.0, 110.0))
+    session = next(r for r in rows if r.kind == "session")
+    assert (session.t0, session.t1) == (100.0, 110.0) and "loading" in session.note
+    assert session.energy_j == pytest.approx(25.0, rel=1e-6)
+    assert [r.energy_j for r in rows if r.kind != "session"] == [r.energy_j for r in attribute_energy(tr, evs)
+                                                                 if r.kind != "session"]

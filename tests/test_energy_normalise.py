@@ -139,3 +139,12 @@ def test_metadata_is_read():
     raw = read_power_csv(DATA / "power_pixel_uA_pos_charging.csv")
     assert raw.meta["rate_hz"] == "10" and raw.meta["clock"] == "CLOCK_MONOTONIC"
     assert raw.meta["stopped_rows"] == "201"
+
+
+def test_not_charging_status_means_on_a_charger():
+    rows = [(100 + k * 0.1, -3000, 3900000, 3000000, 80, "Not charging", 300) for k in range(30)]
+    tr = normalise(parse_power_csv(_csv(rows)), CounterConvention(current_unit="uA", current_positive_when="charging",
+                                                                  voltage_unit="uV"), simulated=False)
+    assert tr.charging_samples == len(tr)
+    with pytest.raises(PowerError, match="on a charger"):
+        tr.energy_j()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import torch
 
 from android_harness.device.backends import load_backend
 from models import cnn, cnn1d, mlp, mobilenet, resnet, model_names  # noqa: F401  (registers every model)
@@ -58,14 +59,13 @@ def test_parity_every_model(tmp_path, kind, runtime):
 @pytest.mark.parametrize("runtime", ["executorch", "ort"])
 @pytest.mark.parametrize("kind", ["small_cnn", "cnn1d"])
 def test_parity_batchnorm_and_eval(tmp_path, kind, runtime):
-    backend, eager = run_parity(tmp_path, small_request(kind, runtime, norm="batch"))
-    x = replay_batch(backend_req := small_request(kind, runtime), seed=99)["x"][:4]
-    import torch
-
+    """BatchNorm trains like eager, running stats follow PyTorch's rule, and eval uses them."""
+    req = small_request(kind, runtime, norm="batch")
+    backend, eager = run_parity(tmp_path, req)
+    x = replay_batch(req, seed=99)["x"][:4]
     with torch.no_grad():
         ref = eager.model.eval()(torch.from_numpy(x)).numpy()
     assert rel_err(backend.eval_logits(x), ref) < TOL
-    del backend_req
 
 
 @pytest.mark.parametrize("runtime", ["executorch", "ort"])

@@ -73,8 +73,8 @@ def test_swap_ratio_and_period() -> None:
         def count(self, label):
             return 5
 
-        def read(self, label, idx):
-            return 10_000 + idx, np.zeros(SHAPE, np.float32), None
+        def read_many(self, label, idx):
+            return 10_000 + idx, np.zeros((len(idx), *SHAPE), np.float32), None
 
     worker = SwapWorker(_Store(), em, ratio=0.25, period=3, seed=0)
     assert not worker.submit(1, np.arange(10))

@@ -1,21 +1,23 @@
 """SparCL's torch glue: policies on real models, driven through the TrainingPolicy hooks (seeded)."""
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
 import torch
 from torch import nn
 
 from models import ModelArgs, build_model
-from pipeline.cl.policy import StepInfo
+from pipeline.cl.policy import PolicyStack, StepInfo
 from pipeline.config import parse_spec
+from pipeline.export.structured import prune_channels
 from pipeline.sparcl.core import TdmEvent
-from pipeline.sparcl.training_flops import FlopsPolicy, layer_flops
-from pipeline.cl.policy import PolicyStack
 from pipeline.sparcl.policies import (
-    DDRPolicy, DGMPolicy, SparclPolicy, TDMPolicy, build_sparcl_policy, masks_by_layer, removed_samples,
-    select_layers,
+    DDRPolicy, DGMPolicy, SparclPolicy, TDMPolicy, build_sparcl_policy, channel_masks_by_layer, masks_by_layer,
+    removed_samples, select_layers,
 )
+from pipeline.sparcl.training_flops import FlopsPolicy, layer_flops
 
 
 def _spec(**sparcl):
@@ -168,6 +170,7 @@ def test_training_flops_counts_sparse_steps_by_hand():
     dense = FlopsPolicy()
     _run(model, dense, epochs=2, n=32, batch=16)
     assert dense.total == pytest.approx(64 * 3 * (F1 + F2 + H)) and dense.per_task == [dense.total]
+    assert not model._forward_pre_hooks                         # detached at task end
 
 
 def test_state_round_trip_resumes_identically():
@@ -205,3 +208,49 @@ def test_build_policy_respects_switches_and_bad_layers():
     from pipeline.errors import ConfigError
     with pytest.raises(ConfigError, match="selects no"):
         build_sparcl_policy(_spec(layers="nothing_here"), model)
+
+
+def test_structured_masks_slice_into_an_equivalent_smaller_model():
+    torch.manual_seed(0)
+    model = build_model("mlp", ModelArgs(input_shape=(1, 8, 8), num_classes=4, hidden=(40, 30)))
+    policy = build_sparcl_policy(_spec(sparsity=0.75, structured=True, ddr=False), model)
+    _run(model, policy, epochs=3)
+    channels = channel_masks_by_layer(policy)
+    assert {k: int(v.sum()) for k, v in channels.items()} == {"features.1": 10, "features.4": 8}
+    sliced, kept, _ = prune_channels(copy.deepcopy(model), channels, {}, (1, 8, 8))
+    x = torch.randn(7, 1, 8, 8)
+    with torch.no_grad():
+        assert torch.allclose(sliced(x), model(x), atol=1e-5)      # same function, physically smaller
+    assert sliced.features[1].weight.shape == (10, 64) and sliced.features[4].weight.shape == (8, 10)
+    unstructured = build_sparcl_policy(_spec(ddr=False), _model())
+    assert channel_masks_by_layer(unstructured) == {}
+
+
+def test_tdm_keeps_the_last_batch_gradient_unmasked_for_the_drop_score():
+    model = _model()
+    tdm = TDMPolicy(model, select_layers(model), 0.75)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    x, y = torch.randn(48, 1, 8, 8), torch.randint(0, 4, (48,))
+    info = StepInfo(task=0, epoch=0, epochs=5, iteration=0, iters_per_epoch=3)
+    tdm.on_task_start(info, model, 48)
+    tdm.on_epoch_start(info, model)
+    for step in range(3):
+        opt.zero_grad()
+        nn.functional.cross_entropy(model(x[16 * step:16 * step + 16]), y[16 * step:16 * step + 16]).backward()
+        raw = {n: m.weight.grad.clone() for n, m in model.named_modules() if n in tdm.layers}
+        tdm.after_backward(info, model)
+        opt.step()
+        tdm.after_step(info, model)
+    for name, g in raw.items():
+        assert np.array_equal(tdm.prev_grads[name], g.numpy())     # the last batch's, before grad masking
+
+
+def test_checkpoint_for_another_model_is_a_clear_error():
+    from pipeline.errors import DataError
+
+    a = build_sparcl_policy(_spec(ddr=False), _model())
+    a.on_task_start(StepInfo(0, 0, 3, 0), _model(), 10)
+    wide = build_model("small_cnn", ModelArgs(input_shape=(1, 8, 8), num_classes=4, width=8))
+    b = build_sparcl_policy(_spec(ddr=False), wide)
+    with pytest.raises(DataError, match="does not fit"):
+        b.load_state_dict(a.state_dict())

@@ -46,6 +46,10 @@ class BatchAssembler:
         self.ce_weight = np.zeros(rows, np.float32)
         self.target = np.zeros((rows, num_classes), np.float32)
         self.mse_weight = np.zeros(rows, np.float32)
+        self._task_classes: np.ndarray | None = None
+        self._pool_key: tuple = ()
+        self._pool_classes = (0, 0)
+        self._task_mask = np.ones(num_classes, np.float32)
 
     def assemble(self, x: np.ndarray, y: np.ndarray, task_classes: np.ndarray, em: EpisodicMemory,
                  rng: np.random.Generator, sb: StreamBuffer | None = None) -> StepBatch:
@@ -53,18 +57,16 @@ class BatchAssembler:
         label-replay draws come from EM u SB, so old and new classes meet in one full-logit CE."""
         tr, n = self.train, len(y)
         pool = em.size + (sb.size if sb is not None else 0)
-        self.x[:] = 0.0
-        self.y[:] = 0
-        self.logit_mask[:] = 1.0
-        self.ce_weight[:] = 0.0
-        self.target[:] = 0.0
-        self.mse_weight[:] = 0.0
         self.x[:n], self.y[:n] = x, y
         masked = tr.current_task_logits_only and tr.method != "finetune"
         if masked:
-            self.logit_mask[:n] = 0.0
-            self.logit_mask[:n, task_classes] = 1.0
+            if self._task_classes is None or not np.array_equal(self._task_classes, task_classes):
+                self._task_mask = np.zeros(self.c, np.float32)
+                self._task_mask[task_classes] = 1.0
+                self._task_classes = np.array(task_classes)
+            self.logit_mask[:n] = self._task_mask
         self.ce_weight[:n] = 1.0 / n
+        self.mse_weight[:n] = 0.0
         row, slots = n, []
         if tr.method == "er" and pool:
             s = self._pool_draw(em, sb, rng)
@@ -83,6 +85,12 @@ class BatchAssembler:
                 s = self._pool_draw(em, sb, rng)
                 row = self._put_pool(row, em, sb, s, ce=tr.beta / len(s))
                 slots.append(s[s < em.size])
+        self.logit_mask[n:] = 1.0  # replay rows use every logit; padding rows carry zero weights
+        self.ce_weight[row:] = 0.0
+        self.mse_weight[row:] = 0.0
+        if row < self.rows:
+            self.x[row:] = 0.0
+            self.y[row:] = 0
         inputs = {"x": self.x, "y": self.y, "logit_mask": self.logit_mask, "ce_weight": self.ce_weight,
                   "target_logits": self.target, "mse_weight": self.mse_weight}
         em_slots = np.concatenate(slots) if slots else np.zeros(0, np.int64)
@@ -93,7 +101,11 @@ class BatchAssembler:
         n = self.train.buffer_batch_size
         if sb is None or sb.size == 0:
             return em.sample(n, rng)
-        old, new = len(em.class_counts()), len(np.unique(sb.y[: sb.size]))
+        key = (em.size, sb.size, int(em.y[: em.size].sum()), int(sb.y[: sb.size].sum()))
+        if self._pool_key != key:  # classes only change when the task changes (swaps keep each slot's class)
+            self._pool_key = key
+            self._pool_classes = (len(np.unique(em.y[: em.size])), len(np.unique(sb.y[: sb.size])))
+        old, new = self._pool_classes
         k_sb = min(sb.size, int(round(n * new / (old + new))))
         k_em = min(em.size, n - k_sb)
         em_part = rng.choice(em.size, size=k_em, replace=False) if k_em else np.zeros(0, np.int64)
@@ -108,6 +120,7 @@ class BatchAssembler:
             self.x[end:end + len(from_sb)] = sb.x[from_sb]
             self.y[end:end + len(from_sb)] = sb.y[from_sb]
             self.ce_weight[end:end + len(from_sb)] = ce
+            self.mse_weight[end:end + len(from_sb)] = 0.0
             end += len(from_sb)
         return end
 

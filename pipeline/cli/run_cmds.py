@@ -65,7 +65,12 @@ def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experim
     if em_policy not in ("balanced", "reservoir"):
         raise ConfigError(f"--em-policy: expected balanced or reservoir, got {em_policy!r}")
     with device_for(serial or spec.device.serial, use_vphone or spec.device.vphone, spec.device.vphone_preset) as device:
-        run_experiment(spec, device, out, runtime=runtime, em_policy=em_policy)
+        if spec.miro.enabled:
+            from pipeline.miro.run import run_spec_with_miro
+
+            run_spec_with_miro(spec, device, out, runtime=runtime, em_policy=em_policy)
+        else:
+            run_experiment(spec, device, out, runtime=runtime, em_policy=em_policy)
 
 
 def sessions(serial: Optional[str] = typer.Option(None, "--serial", "-s")) -> None:

@@ -18,15 +18,14 @@ from rich.table import Table
 from pipeline.errors import ConfigError
 
 
-def decisions_tables(miro: dict[str, Any]) -> list[Table]:
-    """One rich table per task of ``miro.json``'s decisions."""
+def decisions_tables(miro: dict[str, Any]) -> list[Table | str]:
+    """Per task of ``miro.json``: a line for a default task, a table of its runs for a profiled one."""
     sim = " (simulated)" if miro.get("simulated") else ""
-    tables = []
+    tables: list[Table | str] = []
     for t in miro.get("tasks", []):
         chosen = t["chosen"]["key"]
         if not t.get("profiled"):
-            table = Table(title=f"task {t['task'] + 1}: default {chosen} (not profiled)", title_justify="left")
-            tables.append(table)
+            tables.append(f"task {t['task'] + 1}: default {chosen} (not profiled)")
             continue
         policy = t.get("policy", {})
         state = t.get("device_state", {})
@@ -37,12 +36,17 @@ def decisions_tables(miro: dict[str, Any]) -> list[Table]:
                  + f"; search {t['search']['kind']}, {t['search']['epochs_used']} epochs, "
                  f"{t['profiling_energy_j']:.2f} J{sim}, {t['profiling_seconds']:.1f} s")
         table = Table(title=title, title_justify="left")
-        for col in ("candidate", "epochs", "accuracy", "energy J" + sim, "proxy (EM+SB)xep", "seconds", ""):
+        for col in ("candidate", "epochs", "class-IL %", "energy J" + sim, "proxy (EM+SB)xep", "seconds", ""):
             table.add_column(col, justify="right" if col not in ("candidate", "") else "left")
+        mini = t.get("mini_checkpoint")
+        if mini:
+            e = mini.get("energy_j")
+            table.add_row("mini-checkpoint (shared start)", "", f"{mini['accuracy']:.2f}", "-" if e is None else f"{e:.3f}",
+                          "", f"{mini['seconds']:.1f}", "")
         for run in t.get("runs", []):
             key = run["candidate"]["key"]
             e = run["energy_j"]
-            table.add_row(key, str(run["epochs"]), f"{run['accuracy']:.3f}", "-" if e is None else f"{e:.3f}",
+            table.add_row(key, str(run["epochs"]), f"{run['accuracy']:.2f}", "-" if e is None else f"{e:.3f}",
                           f"{run['proxy_energy']:g}", f"{run['seconds']:.1f}", "[green]chosen[/]" if key == chosen else "")
         tables.append(table)
     return tables
@@ -62,7 +66,7 @@ def overhead_line(miro: dict[str, Any]) -> str:
 def print_decisions(miro: dict[str, Any], console: Console | None = None) -> None:
     console = console or Console()
     for table in decisions_tables(miro):
-        console.print(table)
+        console.print(table, highlight=False)
     console.print(overhead_line(miro))
 
 

@@ -108,16 +108,24 @@ def _train_samples(events: list[dict[str, Any]], iv: Interval) -> int:
 
 
 def attribute_energy(trace: PowerTrace, events: list[dict[str, Any]], *, idle_w: float | None = None,
-                     allow_charging: bool = False, session_id: str = "") -> list[EnergyRow]:
-    """One EnergyRow per session, task and phase interval found in ``events``."""
+                     allow_charging: bool = False, session_id: str = "",
+                     runner_window: tuple[float, float] | None = None) -> list[EnergyRow]:
+    """One EnergyRow per session, task and phase interval found in ``events``. ``runner_window`` is
+    result.json's (t_start, t_end): the runner's whole life, model and data loading included, which
+    is the session window the experiment and Miro report; without it the session row spans
+    session_start..session_end."""
     if trace.clock != "CLOCK_MONOTONIC":
         raise PowerError(f"power trace {trace.source} is on {trace.clock}, events on CLOCK_MONOTONIC: "
                          "they cannot be aligned (the shell-only sampler suits standalone traces only)")
     rows = []
     t_lo, t_hi = float(trace.t[0]), float(trace.t[-1])
     for iv in intervals_from_events(events, session_id):
-        dur = iv.t1 - iv.t0
         notes = [] if iv.closed else ["no end event: cut at the last event"]
+        if iv.kind == "session" and runner_window is not None:
+            iv = Interval(iv.kind, iv.name, min(iv.t0, runner_window[0]), max(iv.t1, runner_window[1]),
+                          iv.session_id, closed=True)
+            notes = ["runner start to end (incl. loading)"]
+        dur = iv.t1 - iv.t0
         energy = mean = above = None
         n_charging = trace.charging_between(iv.t0, iv.t1) if iv.t1 > t_lo and iv.t0 < t_hi else 0
         covered = min(iv.t1, t_hi) - max(iv.t0, t_lo)

@@ -23,7 +23,7 @@ from pipeline.errors import PowerError
 
 NOMINAL_V = 3.85                 # used only when voltage_now is unreadable (said in warnings)
 CHARGING_INTO_A = 0.05           # a net current this large INTO the battery counts as charging
-EXTERNAL_POWER_STATUS = ("Charging", "Full")
+EXTERNAL_POWER_STATUS = ("Charging", "Full", "Not charging")   # "Not charging" = plugged, charge paused
 SLOW_GAUGE_S = 5.0               # a counter unchanged this long: energies need long windows
 CROSS_CHECK_TOL = 0.15           # integrated current vs charge_counter, relative
 CROSS_CHECK_MIN_STEPS = 20       # counter delta must span this many counter steps to be conclusive
@@ -149,8 +149,8 @@ class PowerTrace:
         n = self.charging_between(lo, hi)
         if n and not allow_charging:
             raise PowerError(
-                f"{n} sample(s) in [{lo:.3f}, {hi:.3f}] s were taken while charging (status "
-                f"{'/'.join(EXTERNAL_POWER_STATUS)} or current into the battery): battery counters then "
+                f"{n} sample(s) in [{lo:.3f}, {hi:.3f}] s were taken while charging or on a charger (status "
+                f"{'/'.join(EXTERNAL_POWER_STATUS)}, or current into the battery): battery counters then "
                 "measure the charger, not the workload (`dumpsys battery unplug` does not stop charging). "
                 "Disconnect USB power (adb over Wi-Fi, or a VBUS-cutting hub), or pass allow_charging=True "
                 "(--allow-charging) to report net battery energy anyway")

@@ -34,14 +34,15 @@ def state_reader_for(run: Any) -> Callable[[], DeviceState]:
 
 
 def miro_tuner_factory(spec: ExperimentSpec, out_dir: Path, progress: bool = False,
-                       keep: list[MiroTuner] | None = None) -> Callable[[Any], MiroTuner]:
+                       keep: list[MiroTuner] | None = None,
+                       on_event: Callable[[str], None] | None = None) -> Callable[[Any], MiroTuner]:
     """A ``run_experiment`` tuner factory; ``keep`` (a list) receives the tuner it builds."""
     from pipeline.profiling_session import DeviceProfiler
 
     def build(run: Any) -> MiroTuner:
         folder = Path(out_dir) / run.run_id
         tuner = MiroTuner(spec, DeviceProfiler(run, folder / "sessions", progress=progress),
-                          state_reader=state_reader_for(run), results_dir=folder)
+                          state_reader=state_reader_for(run), results_dir=folder, on_event=on_event)
         if keep is not None:
             keep.append(tuner)
         return tuner
@@ -64,7 +65,9 @@ def run_spec_with_miro(spec: ExperimentSpec, device: Any, out: Path | None = Non
 
     out = Path(out) if out is not None else Path("results")
     keep: list[MiroTuner] = []
-    folder = run_experiment(spec, device, out, tuner=miro_tuner_factory(spec, out, progress=False, keep=keep),
+    console = Console(quiet=not progress)
+    tell = (lambda msg: console.print(f"[cyan]miro[/] {msg}", highlight=False))
+    folder = run_experiment(spec, device, out, tuner=miro_tuner_factory(spec, out, progress=False, keep=keep, on_event=tell),
                             runtime=runtime, progress=progress, em_policy=em_policy)
     tuner = keep[0]
     record_run_totals(tuner, folder)

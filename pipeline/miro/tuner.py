@@ -114,8 +114,9 @@ class MiroTuner:
 
     def __init__(self, spec: ExperimentSpec, profiler: Profiler,
                  state_reader: Callable[[], DeviceState | None] | None = None,
-                 results_dir: Path | None = None) -> None:
+                 results_dir: Path | None = None, on_event: Callable[[str], None] | None = None) -> None:
         self.spec = spec
+        self.on_event = on_event
         self.miro = spec.miro
         self.profiler = profiler
         self.state_reader = state_reader
@@ -159,6 +160,8 @@ class MiroTuner:
             run = self.profiler.profile(task, scaled_replay(c, self.spec.replay, miro.subset_fraction), epochs,
                                         miro.subset_fraction, ckpt.checkpoint if ckpt else None, c.sparsity, c.ddr_fraction)
             runs_energy_ok.append(run.energy_j is not None)
+            self._tell(f"task {task.task_index + 1}: profiled {c.key} for {epochs} epoch(s): accuracy {run.accuracy:.1f}, "
+                       + ("energy -" if run.energy_j is None else f"{run.energy_j:.2f} J") + (" (simulated)" if run.simulated else ""))
             return Measurement(c, run.accuracy, run.energy_j, run.seconds, epochs, run.session_id, run.simulated)
 
         rng = np.random.default_rng(self.spec.seed * 1000 + task.task_index)
@@ -170,7 +173,13 @@ class MiroTuner:
         decision = TaskDecision(task.task_index, result.chosen.candidate.to_replay(self.spec.replay), True, state, policy,
                                 space, ckpt, result, energy, seconds, all(runs_energy_ok))
         decision.seconds = max(seconds, 0.0) or (time.monotonic() - t0)
+        self._tell(f"task {task.task_index + 1}: mode {policy.mode}, {len(space)} candidates, {miro.search}: "
+                   f"chose {result.chosen.candidate.key} ({energy:.2f} J, {decision.seconds:.0f} s of profiling)")
         return decision
+
+    def _tell(self, message: str) -> None:
+        if self.on_event is not None:
+            self.on_event(message)
 
     @property
     def profiling_energy_j(self) -> float:

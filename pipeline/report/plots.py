@@ -88,9 +88,17 @@ def power_over_time(data: ResultsData, out_dir: Path) -> str | None:
                            lw=0, label=label)
         tr = s.trace
         ax.plot(tr.t - t0, tr.power_w, color="black", lw=0.8)
+    ok = np.concatenate([s.trace.power_w[~s.trace.charging] for s in traced])
+    if len(ok):                             # scale to the measured samples; charging ones are clipped
+        lo, hi = float(ok.min()), float(ok.max())
+        pad = 0.1 * (hi - lo) + 0.05
+        ax.set_ylim(min(lo - pad, 0.0), hi + pad)
+    for s in traced:
+        tr = s.trace
         if tr.charging.any():
-            ax.scatter((tr.t - t0)[tr.charging], tr.power_w[tr.charging], s=6, color="red",
-                       label="charging" if "charging" not in seen else None, zorder=3)
+            y = np.clip(tr.power_w[tr.charging], *ax.get_ylim())
+            ax.scatter((tr.t - t0)[tr.charging], y, s=8, color="red", zorder=3,
+                       label="charging (clipped)" if "charging" not in seen else None)
             seen.add("charging")
     if data.idle_w is not None:
         ax.axhline(data.idle_w, color="gray", ls="--", lw=0.8, label=f"idle {data.idle_w:.2f} W")
@@ -146,9 +154,10 @@ def accuracy_vs_energy(data: ResultsData, out_dir: Path, points: list[dict]) -> 
     for p in pts:
         if p.get("chosen"):
             ax.scatter([p["energy_j"]], [p["accuracy"]], s=160, facecolors="none", edgecolors="black")
-        ax.annotate(p["label"], (p["energy_j"], p["accuracy"]), fontsize=6, xytext=(3, 3), textcoords="offset points")
-    ax.set_xlabel("energy (J)")
-    ax.set_ylabel("accuracy")
-    ax.legend(fontsize=7)
+        if p.get("chosen") or p["kind"] == "run" or len(pts) <= 8:   # label the chosen ones; all when few
+            ax.annotate(p["label"], (p["energy_j"], p["accuracy"]), fontsize=6, xytext=(3, 3), textcoords="offset points")
+    ax.set_xlabel("energy (J), runner start to end")
+    ax.set_ylabel("accuracy" + (" (%)" if data.acc_scale > 1 else ""))
+    ax.legend(fontsize=7, title="circled: chosen by Miro", title_fontsize=7)
     _title(ax, "Accuracy vs energy per configuration", data)
     return _save(fig, out_dir, "accuracy_vs_energy.png")

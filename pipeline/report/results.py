@@ -146,8 +146,9 @@ def load_session(folder: Path, profile: dict[str, Any] | None, simulated: bool, 
     if power.exists():
         try:
             trace = load_trace(power, profile, simulated=simulated)
+            window = (float(result["t_start"]), float(result["t_end"])) if "t_start" in result and "t_end" in result else None
             rows = attribute_energy(trace, events, idle_w=idle_w, allow_charging=allow_charging,
-                                    session_id=folder.name)
+                                    session_id=folder.name, runner_window=window)
         except PowerError as exc:
             err = str(exc)
     else:

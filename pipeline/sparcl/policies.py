@@ -14,7 +14,7 @@ from torch import nn
 
 from models import maskable_layers
 from pipeline.cl.policy import PolicyStack, StepInfo, TrainingPolicy
-from pipeline.errors import ConfigError
+from pipeline.errors import ConfigError, DataError
 from pipeline.sparcl.core import ForgettingTracker, GradientMasker, MaskSet
 from pipeline.sparcl.core.schedule import TdmEvent, ddr_counts, ddr_schedule, tdm_schedule
 
@@ -171,8 +171,11 @@ class TDMPolicy(TrainingPolicy):
             self._pending_state = state
             return
         if list(state.get("layers", self.layers)) != self.layers:
-            raise ValueError(f"TDM state masks layers {state.get('layers')}, this model masks {self.layers}")
-        self.masks.load_state_dict(state["masks"])
+            raise DataError(f"checkpoint: TDM state masks layers {state.get('layers')}, this model masks {self.layers}")
+        try:
+            self.masks.load_state_dict(state["masks"])
+        except (KeyError, ValueError) as exc:
+            raise DataError(f"checkpoint: TDM mask state does not fit this model ({exc})") from None
         self.frozen = bool(state.get("frozen", False))
         grads = state.get("prev_grads")
         self.prev_grads = None if grads is None else {k: np.asarray(v) for k, v in grads.items()}

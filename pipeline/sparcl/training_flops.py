@@ -94,6 +94,12 @@ class FlopsPolicy(TrainingPolicy):
             self.per_task[-1] += added
         self._pending = 0
 
+    def on_task_end(self, info: StepInfo, model) -> None:
+        """Detach the hook, so a model handed on (export, evaluation elsewhere) carries nothing of ours."""
+        if self._handle is not None:
+            self._handle.remove()
+        self._handle, self._hooked = None, None
+
     @property
     def total(self) -> float:
         return self.counter.total if self.counter is not None else 0.0

@@ -39,7 +39,7 @@ class OrtBackend(TrainingBackend):
 
     def _open(self, checkpoint: str) -> None:
         self._state = CheckpointState.load_checkpoint(checkpoint)
-        self._module = Module(self._paths["training"], self._state, self._paths["eval"])
+        self._module = Module(self._paths["training"], self._state, self._paths["eval"], session_options=_no_spin())
         self._optimizer = Optimizer(self._paths["optimizer"], self._module)
 
     def _p(self, name: str):
@@ -92,3 +92,13 @@ class OrtBackend(TrainingBackend):
 
     def _load_runtime(self, folder: Path) -> None:
         self._open(str(folder / "checkpoint"))
+
+
+def _no_spin():
+    """Session options whose intra-op threads sleep instead of spinning after each step: the runner's
+    own Python between steps (replay draws, swap worker) otherwise competes with idle-spinning threads."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return options

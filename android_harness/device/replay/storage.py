@@ -63,6 +63,7 @@ class StorageTier:
         self._ids: set[int] = set()
         self._fds: dict[int, int] = {}
         self._rfds: dict[int, int] = {}
+        self._maps: dict[int, np.ndarray] = {}
         self._dirty: set[int] = set()
         self.skipped_corrupt = 0
         self._open_format()
@@ -221,6 +222,42 @@ class StorageTier:
             logits = np.frombuffer(rec, dtype=np.float32, count=self.fmt.n_logits, offset=start + self.fmt.x_nbytes).copy()
         return sid, x.reshape(self.fmt.x_shape).copy(), logits
 
+    def read_many(self, label: int, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """Several records of one class in one gather from a read-only mmap: (ids, x, logits).
+
+        Every record's checksum is verified; a bad one raises (the index only holds records that
+        were valid when the store was opened, so this means the file changed under the store)."""
+        offsets = self._offsets.get(int(label), [])
+        indices = np.asarray(indices, np.int64)
+        if len(indices) and (indices.min() < 0 or indices.max() >= len(offsets)):
+            raise ReplayStoreError(f"replay store has {len(offsets)} samples of class {label}, asked for {indices.max()}")
+        size = self.fmt.record_size
+        view = self._records_view(int(label))
+        rows = view[np.asarray(offsets, np.int64)[indices] // size]
+        head = _HEAD.size
+        for i, rec in enumerate(rows):
+            if rec[:4].tobytes() != MAGIC or zlib.crc32(rec[head:]) != int(rec[4:8].view("<u4")[0]):
+                raise ReplayStoreError(f"replay record #{indices[i]} of class {label} failed its checksum on read")
+        meta = head + _META.size
+        ids = rows[:, head:head + 8].copy().view("<i8").reshape(-1)
+        x = rows[:, meta:meta + self.fmt.x_nbytes].copy().view(self.fmt.x_dtype).reshape((-1,) + self.fmt.x_shape)
+        logits = None
+        if self.fmt.n_logits:
+            logits = rows[:, meta + self.fmt.x_nbytes:].copy().view(np.float32).reshape(-1, self.fmt.n_logits)
+        return ids, x, logits
+
+    def _records_view(self, label: int) -> np.ndarray:
+        """The class file as a [records, record_size] uint8 array over an mmap (re-mapped when it grew)."""
+        end = self._ends.get(label, 0)
+        cached = self._maps.get(label)
+        if cached is None or cached.shape[0] * self.fmt.record_size < end:
+            import mmap
+
+            mm = mmap.mmap(self._rfd(label), end, prot=mmap.PROT_READ)
+            cached = np.frombuffer(mm, dtype=np.uint8).reshape(-1, self.fmt.record_size)
+            self._maps[label] = cached
+        return cached
+
     def _rfd(self, label: int) -> int:
         fd = self._rfds.get(label)
         if fd is None:
@@ -229,6 +266,7 @@ class StorageTier:
 
     def close(self) -> None:
         self.commit()
+        self._maps.clear()
         for fd in [*self._fds.values(), *self._rfds.values()]:
             os.close(fd)
         self._fds.clear()

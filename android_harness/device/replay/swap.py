@@ -47,13 +47,13 @@ class SwapWorker:
         self.apply()
         slots = np.unique(np.asarray(slots, dtype=np.int64))
         rng = np.random.default_rng([self.seed, int(iteration), 0x5A5])
-        chosen = rng.choice(slots, size=swap_count(self.ratio, len(slots)), replace=False)
-        plan = []
-        for slot in np.sort(chosen).tolist():
-            label = int(self.memory.y[slot])
-            n = self.storage.count(label)
-            if n:
-                plan.append((slot, label, int(rng.integers(0, n))))
+        chosen = np.sort(rng.choice(slots, size=swap_count(self.ratio, len(slots)), replace=False))
+        labels = self.memory.y[chosen]
+        stored = {int(c): self.storage.count(int(c)) for c in np.unique(labels)}
+        counts = np.array([stored[int(c)] for c in labels], dtype=np.int64)
+        pick = (rng.random(len(chosen)) * counts).astype(np.int64)
+        keep = counts > 0
+        plan = [(chosen[keep & (labels == c)], c, pick[keep & (labels == c)]) for c in stored if stored[c]]
         if not plan:
             return False
         if self._thread is None:
@@ -70,7 +70,7 @@ class SwapWorker:
                 return
             t0 = time.perf_counter()
             try:
-                rows = [(slot, label, *self.storage.read(label, idx)) for slot, label, idx in plan]
+                rows = [(slots, label, *self.storage.read_many(label, idx)) for slots, label, idx in plan]
                 self._done.put((rows, time.perf_counter() - t0, None))
             except Exception as exc:  # handed to the main thread, which raises it
                 self._done.put(([], time.perf_counter() - t0, exc))
@@ -83,9 +83,11 @@ class SwapWorker:
         self._pending = False
         if exc is not None:
             raise exc
-        for slot, label, sid, x, logits in rows:
-            self.memory.put(np.array([slot]), x[None], np.array([label]), None if logits is None else logits[None], np.array([sid]))
-        return SwapResult(len(rows), seconds)
+        n = 0
+        for slots, label, ids, x, logits in rows:
+            self.memory.put(slots, x, np.full(len(slots), label, np.int64), logits, ids)
+            n += len(slots)
+        return SwapResult(n, seconds)
 
     def close(self) -> None:
         if self._pending:

@@ -8,9 +8,9 @@ and is exactly equal for finite gradients: the mask is exactly 1 where ``out > 0
 from __future__ import annotations
 
 import torch
-from torch._guards import detect_fake_mode
 
 from pipeline.export.pass_manager import PassResult
+from pipeline.export.passes.fx_rewrite import call
 
 aten = torch.ops.aten
 
@@ -36,13 +36,6 @@ def _relu_grad_operands(node: torch.fx.Node) -> tuple[torch.fx.Node, torch.fx.No
     return a, grad
 
 
-def _call(graph: torch.fx.Graph, fake_mode, target, *args) -> torch.fx.Node:
-    node = graph.call_function(target, args)
-    with fake_mode:
-        node.meta["val"] = target(*(a.meta["val"] if isinstance(a, torch.fx.Node) else a for a in args))
-    return node
-
-
 class ReluBackwardAsMul:
     name = "relu_backward_mask"
     stage = "et_joint"
@@ -55,11 +48,9 @@ class ReluBackwardAsMul:
             if operands is None:
                 continue
             a, grad = operands
-            fake_mode = detect_fake_mode([a.meta["val"]])
             with graph.inserting_before(node):
-                mask = _call(graph, fake_mode, aten.sign.default, _call(graph, fake_mode, aten.relu.default, a))
-                new = _call(graph, fake_mode, aten.mul.Tensor, grad, mask)
-            new.meta["stack_trace"] = node.meta.get("stack_trace")
+                mask = call(graph, aten.sign.default, call(graph, aten.relu.default, a, like=node), like=node)
+                new = call(graph, aten.mul.Tensor, grad, mask, like=node)
             node.replace_all_uses_with(new)
             graph.erase_node(node)
             count += 1

@@ -1,0 +1,179 @@
+"""Issue 9's ExecuTorch speed passes: each is numerically equivalent (forward and gradients).
+
+Small shapes throughout. The ops-level tests check the im2col formulation against PyTorch's own
+convolution; the pass tests run the joint program before and after each pass (in PyTorch, and
+once in the ExecuTorch runtime) and compare loss, logits and every gradient.
+"""
+from __future__ import annotations
+
+import collections
+
+import pytest
+import torch
+import torch.nn.functional as F
+from torch import nn
+from torch.export import export
+from torch.export.experimental import _export_forward_backward
+
+from models.registry import ModelArgs, build_model
+from pipeline.export.passes import ConvToMatmul, DedupeSubexpressions, ReluBackwardAsMul
+from pipeline.export.passes.conv_im2col_ops import conv2d_forward, conv2d_input_grad, conv2d_weight_grad
+
+TOL = 1e-5
+
+
+class WithLoss(nn.Module):
+    """Loss first, then logits: the joint-program contract."""
+
+    def __init__(self, model: nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, x, y):
+        logits = self.model(x)
+        return F.cross_entropy(logits, y), logits.detach()
+
+
+def joint(model: nn.Module, x: torch.Tensor, y: torch.Tensor) -> torch.export.ExportedProgram:
+    return _export_forward_backward(export(WithLoss(model), (x, y), strict=False), joint_loss_index=0)
+
+
+def ops(ep: torch.export.ExportedProgram) -> collections.Counter:
+    return collections.Counter(str(n.target) for n in ep.graph.nodes if n.op == "call_function")
+
+
+def run(ep: torch.export.ExportedProgram, x, y) -> list[torch.Tensor]:
+    """All outputs of the joint program (loss, logits, gradients) run in PyTorch."""
+    from torch.export.graph_signature import InputKind
+
+    user = iter((x, y))
+    args = []
+    for spec in ep.graph_signature.input_specs:
+        if spec.kind == InputKind.USER_INPUT:
+            args.append(next(user))
+        elif spec.kind == InputKind.CONSTANT_TENSOR:
+            args.append(ep.constants[spec.target])
+        else:
+            args.append(ep.state_dict[spec.target])
+    return [t.detach() for t in ep.graph_module(*args)]
+
+
+def assert_close(got: list[torch.Tensor], ref: list[torch.Tensor]) -> None:
+    assert len(got) == len(ref)
+    for i, (a, b) in enumerate(zip(got, ref)):
+        err = float((a - b).abs().max()) / max(float(b.abs().max()), 1e-12)
+        assert err < TOL, (i, err)
+
+
+def tiny(kind: str, shape=(1, 8, 8), width: int = 4, seed: int = 0):
+    torch.manual_seed(seed)
+    model = build_model(kind, ModelArgs(shape, 5, width=width, hidden=(8, 8)))
+    return model, torch.randn(4, *shape), torch.randint(0, 5, (4,))
+
+
+@pytest.mark.parametrize("k,stride,padding,dilation,bias", [
+    (3, 1, 1, 1, False), (3, 2, 1, 1, True), (1, 2, 0, 1, False), (1, 1, 0, 1, True),
+    (3, 1, 0, 1, False), (3, 1, 2, 2, False), (5, 2, 2, 1, True), (3, 3, 1, 1, False),
+])
+def test_im2col_ops_match_torch_convolution(k, stride, padding, dilation, bias):
+    torch.manual_seed(k * 10 + stride)
+    x = torch.randn(3, 4, 9, 7, requires_grad=True)
+    w = torch.randn(6, 4, k, k, requires_grad=True)
+    b = torch.randn(6, requires_grad=True) if bias else None
+    s, p, d = (stride, stride), (padding, padding), (dilation, dilation)
+    ref = F.conv2d(x, w, b, s, p, d)
+    out = conv2d_forward(x, w, b, s, p, d)
+    assert out.shape == ref.shape
+    assert torch.allclose(out, ref, atol=1e-5, rtol=1e-5)
+    g = torch.randn_like(ref)
+    gx, gw = torch.autograd.grad(ref, (x, w), g)
+    assert torch.allclose(conv2d_input_grad(g, x.shape, w, s, p, d), gx, atol=1e-5, rtol=1e-5)
+    assert torch.allclose(conv2d_weight_grad(g, x, w.shape, s, p, d), gw, atol=1e-5, rtol=1e-5)
+
+
+@pytest.mark.parametrize("kind,shape", [("small_cnn", (1, 8, 8)), ("resnet18_reduced", (3, 8, 8)),
+                                        ("cnn1d", (3, 16))])
+def test_conv_pass_removes_convolutions_and_keeps_outputs(kind, shape):
+    model, x, y = tiny(kind, shape)
+    ep = joint(model, x, y)
+    before = run(ep, x, y)
+    assert ops(ep)["aten.convolution_backward.default"] > 0
+    result = ConvToMatmul()(ep)
+    assert result.modified and "rewritten" in result.detail
+    after = ops(result.graph)
+    assert after["aten.convolution.default"] == 0 and after["aten.convolution_backward.default"] == 0
+    assert after["aten.bmm.default"] > 0
+    assert_close(run(result.graph, x, y), before)
+
+
+def test_conv_pass_leaves_depthwise_convolutions_and_says_so():
+    model, x, y = tiny("mobilenet", (3, 8, 8))
+    ep = joint(model, x, y)
+    before = run(ep, x, y)
+    result = ConvToMatmul()(ep)
+    assert result.modified and "left on portable kernels" in result.detail
+    assert ops(result.graph)["aten.convolution.default"] == 4  # the four depthwise 3x3 convs
+    assert_close(run(result.graph, x, y), before)
+
+
+def test_passes_report_unmodified_graphs():
+    model, x, y = tiny("mlp")
+    ep = joint(nn.Sequential(nn.Flatten(), nn.Linear(64, 5)), x, y)
+    for p in (ConvToMatmul(), ReluBackwardAsMul()):
+        assert not p(ep).modified, p.name
+    deduped = DedupeSubexpressions()(ep).graph
+    assert not DedupeSubexpressions()(deduped).modified  # a second run finds nothing left to merge
+
+
+def test_relu_backward_pass_replaces_where_with_a_mask_multiply():
+    model, x, y = tiny("mlp")
+    ep = joint(model, x, y)
+    before = run(ep, x, y)
+    wheres = ops(ep)["aten.where.self"]
+    result = ReluBackwardAsMul()(ep)
+    assert result.modified and result.detail.startswith("2 relu")
+    after = ops(result.graph)
+    assert after["aten.where.self"] == wheres - 2 and after["aten.le.Scalar"] == 0
+    # exact: the mask is exactly 0/1
+    for a, b in zip(run(result.graph, x, y), before):
+        assert torch.equal(a, b)
+
+
+def test_dedupe_merges_the_recomputed_im2col_columns():
+    model, x, y = tiny("small_cnn")
+    ep = ConvToMatmul()(joint(model, x, y)).graph
+    before, n_before = run(ep, x, y), len(ep.graph.nodes)
+    result = DedupeSubexpressions()(ep)
+    assert result.modified and len(result.graph.graph.nodes) < n_before
+    assert_close(run(result.graph, x, y), before)
+
+
+def test_executorch_training_step_matches_eager_with_fast_passes():
+    """The lowered program (passes on) computes eager's loss and gradients, with no convolution kernel."""
+    from executorch.exir import to_edge
+    from executorch.extension.training import _load_for_executorch_for_training_from_buffer
+
+    from pipeline.export import PassManager, default_passes
+
+    model, x, y = tiny("small_cnn", width=3)
+    passes = PassManager(default_passes(None))
+    ep = passes.run("et_joint", joint(model, x, y))
+    names = {r.name for r in passes.records if r.modified}
+    assert {"conv_im2col", "relu_backward_mask", "dedupe_subexpressions"} <= names
+    program = to_edge(ep).to_executorch()
+    kernels = {op.name for op in program.executorch_program.execution_plan[0].operators}
+    assert not any("convolution" in k for k in kernels), kernels
+    buffer = program.buffer  # the module does not copy the buffer: keep it alive
+    module = _load_for_executorch_for_training_from_buffer(buffer)
+    loss, logits = module.forward_backward("forward", (x, y))
+    net = WithLoss(model)
+    ref_loss, ref_logits = net(x, y)
+    ref_loss.backward()
+    assert abs(float(loss) - float(ref_loss)) < TOL * max(1.0, abs(float(ref_loss)))
+    assert torch.allclose(logits, ref_logits, atol=1e-5)
+    grads = module.named_gradients()
+    params = dict(net.named_parameters())
+    assert set(grads) == set(params)
+    for name, g in grads.items():
+        ref = params[name].grad
+        assert float((g - ref).abs().max()) <= TOL * max(float(ref.abs().max()), 1e-6), name
