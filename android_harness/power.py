@@ -220,14 +220,16 @@ def battery_unplugged(device: "AndroidDevice", settle_s: float = UNPLUG_SETTLE_S
 
 @contextlib.contextmanager
 def power_sampling(device: "AndroidDevice", remote_csv: str, rate_hz: float = 10.0,
-                   unplug: bool = True) -> Iterator[PowerSampler]:
-    """The sampler around a block of work (and the unplug/reset guard around both)."""
+                   unplug: bool = True, tail_s: float = 0.0) -> Iterator[PowerSampler]:
+    """The sampler around a block of work (and the unplug/reset guard around both). ``tail_s`` keeps
+    sampling after the block: a fuel gauge reports the last phase's power up to one refresh late."""
     guard = battery_unplugged(device) if unplug else contextlib.nullcontext()
     with guard:
         sampler = PowerSampler(device, remote_csv, rate_hz)
         sampler.start()
         try:
             yield sampler
+            time.sleep(tail_s)
         finally:
             sampler.stop()
 

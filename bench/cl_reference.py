@@ -62,9 +62,9 @@ def main() -> None:
     ap.add_argument("--fmnist-seeds", type=int, default=1, help="seeds for Split Fashion-MNIST (0 = skip)")
     ap.add_argument("--quick", action="store_true", help="1 epoch per task (smoke run)")
     args = ap.parse_args()
-    command = "python bench/cl_reference.py " + shlex.join(sys.argv[1:])
+    command = " ".join(["python bench/cl_reference.py", shlex.join(sys.argv[1:])]).strip()
     print(command)
-    torch.set_num_threads(1)   # tiny models: one thread is fastest and fair to neighbours on a shared machine
+    torch.set_num_threads(min(2, os.cpu_count() or 1))
     rows, table = [], {}
     plan = [(b, p, o, s, v, ov) for b, p, o, s in benchmarks(args) for v, ov in variants()]
     with Progress() as progress:

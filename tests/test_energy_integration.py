@@ -156,3 +156,12 @@ def test_runner_window_widens_the_session_row_only():
     assert session.energy_j == pytest.approx(25.0, rel=1e-6)
     assert [r.energy_j for r in rows if r.kind != "session"] == [r.energy_j for r in attribute_energy(tr, evs)
                                                                  if r.kind != "session"]
+
+
+def test_lag_shift_integrates_later_but_keeps_stamps_and_samples():
+    tr = _trace(lambda tau: 2.0 + 0.1 * tau)
+    rows = attribute_energy(tr, EVENTS, lag_s=0.5)
+    train0 = next(r for r in rows if r.kind == "phase" and r.phase == "training" and r.task == 0)
+    assert (train0.t0, train0.t1) == (100.0, 105.0) and train0.train_samples == 600
+    assert train0.energy_j == pytest.approx(_linear_energy(100.5, 105.5), rel=1e-6)
+    assert "later" in train0.note

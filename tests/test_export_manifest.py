@@ -50,9 +50,9 @@ def test_unchanged_request_reuses_cache_and_changed_one_does_not(tmp_path):
 
 @pytest.mark.parametrize("damage", ["flip_byte", "delete"])
 def test_corrupted_cache_is_detected_and_reexported(tmp_path, damage):
-    req = small_request("mlp", "executorch")
+    req = small_request("mlp", "ort")
     res = export_program(req, tmp_path / "out")
-    pte = res.folder / "training.pte"
+    pte = res.folder / "training_model.onnx"
     if damage == "delete":
         pte.unlink()
     else:

@@ -12,7 +12,6 @@ from tests.export_helpers import EagerReference, rel_err, replay_batch, small_re
 
 @pytest.mark.parametrize("runtime", ["executorch", "ort"])
 def test_channel_masks_shrink_the_program_and_train_like_eager(tmp_path, runtime):
-    dense = export_program(small_request("small_cnn", runtime, width=8), tmp_path / "dense")
     keep0 = np.zeros(8, bool)
     keep0[[0, 3, 5]] = True
     keep1 = np.arange(16) % 2 == 0
@@ -20,9 +19,11 @@ def test_channel_masks_shrink_the_program_and_train_like_eager(tmp_path, runtime
     sparse = export_program(req, tmp_path / "sparse")
     kept = sparse.manifest["structured"]["kept_channels"]
     assert kept == {"features.0": [0, 3, 5], "features.4": list(range(0, 16, 2))}
-    assert sparse.manifest["parameter_count"] < dense.manifest["parameter_count"] / 3
-    size = lambda r: sum(f["size"] for f in r.manifest["files"])  # noqa: E731
-    assert size(sparse) < size(dense)
+    if runtime == "ort":  # one dense export is enough to show the files shrink (ExecuTorch exports are slow)
+        dense = export_program(small_request("small_cnn", runtime, width=8), tmp_path / "dense")
+        assert sparse.manifest["parameter_count"] < dense.manifest["parameter_count"] / 3
+        size = lambda r: sum(f["size"] for f in r.manifest["files"])  # noqa: E731
+        assert size(sparse) < size(dense)
     prepared = prepare_model(req)
     assert prepared.model.features[0].weight.shape[0] == 3 and prepared.model.features[4].weight.shape[1] == 3
     assert prepared.model.classifier.weight.shape[1] == 8
@@ -55,8 +56,8 @@ def test_channels_feeding_a_residual_add_are_refused():
 def test_maxpool_backward_is_wrong_without_the_decomposition(tmp_path):
     """ExecuTorch's max_pool2d_with_indices_backward kernel gives wrong gradients; the pass fixes them."""
     errors = {}
-    for decompose in (True, False):
-        req = small_request("small_cnn", "executorch", decompose_maxpool_backward=decompose)
+    for decompose in (True, False):  # speed passes off: one of them rewrites the pooling backward itself
+        req = small_request("small_cnn", "executorch", decompose_maxpool_backward=decompose, fast_passes=False)
         res = export_program(req, tmp_path / f"d{decompose}")
         names = {p["name"]: p["modified"] for p in res.manifest["passes"]}
         assert names.get("decompose_maxpool_backward", False) is decompose

@@ -16,7 +16,14 @@ from torch.export import export
 from torch.export.experimental import _export_forward_backward
 
 from models.registry import ModelArgs, build_model
-from pipeline.export.passes import ConvToMatmul, DedupeSubexpressions, ReluBackwardAsMul
+from pipeline.export.passes import (
+    AddmmAsMmAdd,
+    ConvToMatmul,
+    DedupeSubexpressions,
+    MaxPoolAsSelect,
+    ReluBackwardAsMul,
+    TransposeCancel,
+)
 from pipeline.export.passes.conv_im2col_ops import conv2d_forward, conv2d_input_grad, conv2d_weight_grad
 
 TOL = 1e-5
@@ -121,6 +128,10 @@ def test_passes_report_unmodified_graphs():
     ep = joint(nn.Sequential(nn.Flatten(), nn.Linear(64, 5)), x, y)
     for p in (ConvToMatmul(), ReluBackwardAsMul()):
         assert not p(ep).modified, p.name
+    no_bias = joint(nn.Sequential(nn.Flatten(), nn.Linear(64, 5, bias=False)), x, y)
+    assert not AddmmAsMmAdd()(no_bias).modified
+    cancelled = TransposeCancel()(no_bias).graph
+    assert not TransposeCancel()(cancelled).modified
     deduped = DedupeSubexpressions()(ep).graph
     assert not DedupeSubexpressions()(deduped).modified  # a second run finds nothing left to merge
 
@@ -137,6 +148,58 @@ def test_relu_backward_pass_replaces_where_with_a_mask_multiply():
     # exact: the mask is exactly 0/1
     for a, b in zip(run(result.graph, x, y), before):
         assert torch.equal(a, b)
+
+
+def test_addmm_pass_uses_mm_and_add():
+    model, x, y = tiny("mlp")
+    ep = joint(model, x, y)
+    before = run(ep, x, y)
+    result = AddmmAsMmAdd()(ep)
+    assert result.modified and ops(result.graph)["aten.addmm.default"] == 0
+    assert_close(run(result.graph, x, y), before)
+
+
+def test_transpose_pass_removes_permute_copies():
+    model, x, y = tiny("mlp", shape=(1, 16, 16))
+    ep = AddmmAsMmAdd()(joint(model, x, y)).graph
+    before, permutes = run(ep, x, y), ops(ep)["aten.permute.default"]
+    result = TransposeCancel()(ep)
+    assert result.modified and "cancelled" in result.detail
+    assert ops(result.graph)["aten.permute.default"] < permutes
+    assert_close(run(result.graph, x, y), before)
+
+
+@pytest.mark.parametrize("k,h", [(2, 8), (2, 7), (3, 9)])
+def test_maxpool_pass_matches_pytorch_including_ties(k, h):
+    """Forward values and the gradient (ties go to the first element in scan order, like PyTorch)."""
+
+    class Pool(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.w = nn.Parameter(torch.randn(3, 1, 1))
+
+        def forward(self, x, y):
+            pooled = F.max_pool2d(x * self.w, k)
+            return (pooled * y).sum(), pooled.detach()
+
+    torch.manual_seed(k + h)
+    x = torch.randn(2, 3, h, h).round()  # rounding makes ties inside windows common
+    y = torch.randn(2, 3, h // k, h // k)
+    ep = _export_forward_backward(export(Pool(), (x, y), strict=False), joint_loss_index=0)
+    before = run(ep, x, y)
+    result = MaxPoolAsSelect()(ep)
+    assert result.modified
+    after = ops(result.graph)
+    assert after["aten.max_pool2d_with_indices.default"] == after["aten.max_pool2d_with_indices_backward.default"] == 0
+    for a, b in zip(run(result.graph, x, y), before):
+        assert torch.equal(a, b)
+
+
+def test_maxpool_pass_declines_overlapping_pools():
+    model = nn.Sequential(nn.MaxPool2d(3, stride=2), nn.Flatten(), nn.Linear(9, 5))
+    x, y = torch.randn(4, 1, 8, 8), torch.randint(0, 5, (4,))
+    result = MaxPoolAsSelect()(joint(model, x, y))
+    assert not result.modified and "overlapping" in result.detail
 
 
 def test_dedupe_merges_the_recomputed_im2col_columns():
@@ -159,7 +222,8 @@ def test_executorch_training_step_matches_eager_with_fast_passes():
     passes = PassManager(default_passes(None))
     ep = passes.run("et_joint", joint(model, x, y))
     names = {r.name for r in passes.records if r.modified}
-    assert {"conv_im2col", "relu_backward_mask", "dedupe_subexpressions"} <= names
+    assert {"maxpool_select", "conv_im2col", "relu_backward_mask", "addmm_as_mm", "transpose_cancel",
+            "dedupe_subexpressions"} <= names
     program = to_edge(ep).to_executorch()
     kernels = {op.name for op in program.executorch_program.execution_plan[0].operators}
     assert not any("convolution" in k for k in kernels), kernels

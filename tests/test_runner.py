@@ -77,6 +77,26 @@ def test_resume_after_kill9_gives_the_same_final_weights(env) -> None:
     assert resumed["evals"] == result["evals"] and resumed["iterations"] == result["iterations"]
 
 
+def test_resume_with_sparcl_ddr_and_dgm_is_exact(tmp_path: Path) -> None:
+    """Data removal and gradient masks are checkpointed too: a resumed run matches an uninterrupted one."""
+    spec = small_spec()
+    spec.sparcl.enabled, spec.sparcl.sparsity, spec.train.epochs = True, 0.5, 5
+    data = build_root(spec, tmp_path)
+    straight = new_session(spec, tmp_path, data, "straight")
+    assert Runner(str(straight)).run()["status"] == "ok"
+    killed = new_session(spec, tmp_path, data, "killed", overrides={"checkpoint_every": 3})
+    proc = _start(killed)
+    _wait_for(killed, lambda ev: any(e["type"] == "checkpoint" and e["step"] >= 9 for e in ev), proc)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert Runner(str(killed)).run()["status"] == "ok"
+    events = _check_seq(killed)
+    assert any(e["type"] == "ddr" for e in events)
+    a, b = _final_params(tmp_path, straight), _final_params(tmp_path, killed)
+    for name in a:
+        np.testing.assert_array_equal(a[name], b[name], err_msg=name)
+
+
 def test_sigterm_cancels_cleanly_and_the_session_resumes(env) -> None:
     spec, root, data = env
     session = new_session(spec, root, data, "cancelled")

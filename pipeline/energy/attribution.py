@@ -109,11 +109,13 @@ def _train_samples(events: list[dict[str, Any]], iv: Interval) -> int:
 
 def attribute_energy(trace: PowerTrace, events: list[dict[str, Any]], *, idle_w: float | None = None,
                      allow_charging: bool = False, session_id: str = "",
-                     runner_window: tuple[float, float] | None = None) -> list[EnergyRow]:
+                     runner_window: tuple[float, float] | None = None, lag_s: float = 0.0) -> list[EnergyRow]:
     """One EnergyRow per session, task and phase interval found in ``events``. ``runner_window`` is
     result.json's (t_start, t_end): the runner's whole life, model and data loading included, which
     is the session window the experiment and Miro report; without it the session row spans
-    session_start..session_end."""
+    session_start..session_end. ``lag_s`` shifts every window later by the counters' reporting
+    delay: a gauge that publishes the average of its last refresh period p and holds it for p reports
+    power about p seconds late (``trace.gauge.update_s`` estimates p); 0 leaves windows as stamped."""
     if trace.clock != "CLOCK_MONOTONIC":
         raise PowerError(f"power trace {trace.source} is on {trace.clock}, events on CLOCK_MONOTONIC: "
                          "they cannot be aligned (the shell-only sampler suits standalone traces only)")
@@ -126,14 +128,17 @@ def attribute_energy(trace: PowerTrace, events: list[dict[str, Any]], *, idle_w:
                           iv.session_id, closed=True)
             notes = ["runner start to end (incl. loading)"]
         dur = iv.t1 - iv.t0
+        w0, w1 = iv.t0 + lag_s, iv.t1 + lag_s            # the integration window (stamps stay as they were)
+        if lag_s:
+            notes.append(f"integrated {lag_s:.2f} s later for the counters' reporting lag")
         energy = mean = above = None
-        n_charging = trace.charging_between(iv.t0, iv.t1) if iv.t1 > t_lo and iv.t0 < t_hi else 0
-        covered = min(iv.t1, t_hi) - max(iv.t0, t_lo)
+        n_charging = trace.charging_between(w0, w1) if w1 > t_lo and w0 < t_hi else 0
+        covered = min(w1, t_hi) - max(w0, t_lo)
         if covered <= 0 or covered < 0.98 * dur:
             notes.append(f"power trace covers {max(covered, 0):.2f} of {dur:.2f} s")
         else:
             try:
-                energy = trace.energy_j(iv.t0, iv.t1, allow_charging=allow_charging)
+                energy = trace.energy_j(w0, w1, allow_charging=allow_charging)
                 mean = energy / dur if dur > 0 else None
                 above = energy - idle_w * dur if idle_w is not None else None
             except PowerError:

@@ -97,8 +97,8 @@ def _fast(class_name: str) -> Callable[[], GraphPass]:
 
 
 # Speed passes (issue 9; bench/RESULTS.md has the per-op profile behind each), constructed per export.
-FAST_PASSES: list[Callable[[], GraphPass]] = [_fast("ConvToMatmul"), _fast("ReluBackwardAsMul"),
-                                              _fast("DedupeSubexpressions")]
+FAST_PASSES: list[Callable[[], GraphPass]] = [_fast(name) for name in (
+    "ConvToMatmul", "ReluBackwardAsMul", "AddmmAsMmAdd", "TransposeCancel", "DedupeSubexpressions")]
 
 
 def default_passes(spec: Any = None, *, decompose_maxpool_backward: bool = True) -> list[GraphPass]:
@@ -106,4 +106,6 @@ def default_passes(spec: Any = None, *, decompose_maxpool_backward: bool = True)
     passes = _correctness_passes(decompose_maxpool_backward)
     if spec is None or getattr(spec, "fast_passes", True):
         passes += [make() for make in FAST_PASSES]
+        # it needs the pooling backward before decompose_maxpool_backward rewrites it (then a no-op)
+        passes.insert(0, _fast("MaxPoolAsSelect")())
     return passes

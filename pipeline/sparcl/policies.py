@@ -77,6 +77,7 @@ class TDMPolicy(TrainingPolicy):
         self._torch_masks: dict[str, torch.Tensor] = {}
         self._pending_state: dict | None = None
         self._epoch_step = 0
+        self._densities: dict[str, float] = {}
         if model is not None:
             self.bind(model)
 
@@ -93,6 +94,7 @@ class TDMPolicy(TrainingPolicy):
         weights = _weights(model, self.layers)
         self._torch_masks = {n: torch.from_numpy(self.masks.weight_mask(n)).to(weights[n].device, weights[n].dtype)
                              for n in self.layers}
+        self._densities = self.masks.densities()
         self.version += 1
         self.apply(model)
 
@@ -150,7 +152,8 @@ class TDMPolicy(TrainingPolicy):
         self.apply(model)
 
     def weight_density(self) -> dict[str, float]:
-        return self.masks.densities() if self.masks is not None and self.masks.initialized else {}
+        """Per-layer weight density (cached: read on every step by the FLOPs counter)."""
+        return self._densities
 
     def weight_masks(self) -> dict[str, np.ndarray]:
         return self.masks.weight_masks() if self.masks is not None and self.masks.initialized else {}
@@ -180,6 +183,7 @@ class TDMPolicy(TrainingPolicy):
         grads = state.get("prev_grads")
         self.prev_grads = None if grads is None else {k: np.asarray(v) for k, v in grads.items()}
         self._torch_masks = {n: torch.from_numpy(self.masks.weight_mask(n)) for n in self.layers}
+        self._densities = self.masks.densities()
         self.version += 1
 
 

@@ -40,11 +40,12 @@ class GradientMasker:
             raise ValueError(f"dgm ratio must be in [0, 1), got {ratio}")
         self.ratio, self.period = float(ratio), int(period)
         self.masks: dict[str, np.ndarray] = {}
+        self._densities: dict[str, float] = {}
         self.steps_since_refresh = 0
 
     def invalidate(self) -> None:
         """Force a refresh at the next step (the weight masks changed)."""
-        self.masks = {}
+        self.masks, self._densities = {}, {}
 
     def due(self) -> bool:
         """True when the next step must recompute the masks."""
@@ -56,6 +57,7 @@ class GradientMasker:
             name: gradient_mask(g, None if weight_masks is None else weight_masks.get(name), self.ratio)
             for name, g in grads.items()
         }
+        self._densities = {name: float(m.mean()) for name, m in self.masks.items()}
         self.steps_since_refresh = 0
 
     def tick(self) -> None:
@@ -70,11 +72,13 @@ class GradientMasker:
         return self.masks
 
     def densities(self) -> dict[str, float]:
-        return {name: float(m.mean()) for name, m in self.masks.items()}
+        """Share of each layer's weights whose gradient passes (cached at refresh)."""
+        return self._densities
 
     def state_dict(self) -> dict:
         return {"masks": {k: v.copy() for k, v in self.masks.items()}, "steps_since_refresh": self.steps_since_refresh}
 
     def load_state_dict(self, state: Mapping) -> None:
         self.masks = {k: np.asarray(v, dtype=np.float32).copy() for k, v in state.get("masks", {}).items()}
+        self._densities = {name: float(m.mean()) for name, m in self.masks.items()}
         self.steps_since_refresh = int(state.get("steps_since_refresh", 0))
