@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "cl_reference.json"
 MARKDOWN = ROOT / "bench" / "RESULTS.md"
 SECTION = "## CL reference (host, PyTorch eager)"
+START, END = "<!-- bench/cl_reference.py start -->", "<!-- bench/cl_reference.py end -->"
 
 
 def variants() -> list[tuple[str, dict]]:
@@ -116,10 +117,10 @@ def write_markdown(command: str, env: dict, table: dict) -> None:
         lines.append("")
     text = MARKDOWN.read_text() if MARKDOWN.exists() else "# Benchmark results\n\n"
     notes_path = Path(__file__).with_name("cl_reference_notes.md")
-    notes = notes_path.read_text().strip() + "\n" if notes_path.exists() else ""
-    block = "\n".join(lines) + "\n" + notes
-    pattern = re.compile(re.escape(SECTION) + r".*?(?=\n## |\Z)", re.S)
-    text = pattern.sub(lambda _: block, text) if SECTION in text else text.rstrip() + "\n\n" + block
+    notes = "\n" + notes_path.read_text().strip() + "\n" if notes_path.exists() else ""
+    block = f"{START}\n" + "\n".join(lines).rstrip() + "\n" + notes + f"{END}"
+    pattern = re.compile(re.escape(START) + r".*?" + re.escape(END), re.S)
+    text = pattern.sub(lambda _: block, text) if START in text else text.rstrip() + "\n\n" + block + "\n"
     MARKDOWN.write_text(text)
 
 

@@ -107,8 +107,10 @@ def write_markdown(command: str, rows: list[dict], env: str) -> None:
         shape, width = CONFIGS[m]
         lines.append(f"| {m} | {'x'.join(map(str, shape))}, width {width or 'default'} | {by[(m, 'eager_step_ms')]:.2f} | "
                      + " | ".join(cells) + " |")
-    lines += ["", "ExecuTorch convolutions are the portable (naive, single-thread) kernels; ORT and eager use their "
-              "default thread pools on this host. Host CPU measurements (no device), each runtime in its own process.",
+    lines += ["", "`executorch` runs the issue-9 speed passes (convolution as im2col + bmm, etc.; per-kernel profile in "
+              "the issue-9 section); `executorch_nofast` is the same program on the portable convolution kernels. ORT "
+              "and eager use their default thread pools on this host. Host CPU measurements (no device), each runtime "
+              "in its own process.",
               "<!-- bench/export_step.py end -->"]
     block = "\n".join(lines)
     text = MARKDOWN.read_text() if MARKDOWN.exists() else "# Benchmark results\n"

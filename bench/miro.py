@@ -111,7 +111,7 @@ def markdown(command: str, env: str, rows: list[dict[str, Any]], notes: list[str
     for r in rows:
         v = "-" if r["value"] is None else r["value"]
         lines.append(f"| {r['name']} {r['metric']} | {v} {r['unit']} | {r['goal']} | {goal_met(r)} |")
-    lines += ["", *notes]
+    lines += ["", *(f"- {n}" for n in notes)]
     return "\n".join(lines)
 
 

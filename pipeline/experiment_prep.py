@@ -60,7 +60,9 @@ def replay_config(replay: ReplaySpec, em_policy: str = "balanced") -> ReplayConf
 
 def sparcl_config(spec: ExperimentSpec) -> SparclConfig:
     sp = spec.sparcl
-    return SparclConfig(ddr=sp.enabled and sp.ddr and sp.ddr_fraction > 0, ddr_fraction=sp.ddr_fraction,
+    return SparclConfig(tdm=sp.enabled and sp.tdm and not sp.structured, sparsity=sp.sparsity, tdm_lambda=sp.tdm_lambda,
+                        tdm_update_every=sp.tdm_update_every, tdm_swap=sp.tdm_swap, tdm_freeze_after=sp.tdm_freeze_after,
+                        ddr=sp.enabled and sp.ddr and sp.ddr_fraction > 0, ddr_fraction=sp.ddr_fraction,
                         ddr_steps=list(sp.ddr_steps), dgm=sp.enabled and sp.dgm, dgm_ratio=sp.dgm_ratio, dgm_period=sp.dgm_period)
 
 

@@ -119,3 +119,17 @@ def test_policy_hooks_called_in_documented_order(tmp_path):
     assert data["method"] == "derpp" and len(data["accuracy_class_il"]) == 2
     assert (tmp_path / "accuracy_task_il.csv").read_text().startswith("after_task,task0,task1")
     assert (tmp_path / "tasks.csv").read_text().splitlines()[0].startswith("task,train_samples")
+
+
+def test_derpp_without_logit_term_is_er_exactly():
+    """DER++ with alpha = 0 and beta = 1 draws and weighs exactly like ER (task-only current CE):
+    the same seed must give the same numbers, step for step."""
+    def spec(method, **kw):
+        s = digits_spec(method, epochs=1, **kw)
+        s.data.tasks = 3
+        return s
+
+    er = train_host(spec("er"), progress=False)
+    der = train_host(spec("derpp", alpha=0.0, beta=1.0), progress=False)
+    assert np.array_equal(er.class_il, der.class_il, equal_nan=True)
+    assert [c.mean_loss for c in er.costs] == pytest.approx([c.mean_loss for c in der.costs], rel=1e-6)

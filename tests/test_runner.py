@@ -150,3 +150,23 @@ def test_runner_from_the_zip_alone(env, tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd="/", timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert json.loads((session / "result.json").read_text())["status"] == "ok"
+
+
+def test_sparcl_on_the_runner_matches_the_host_trainer(tmp_path: Path) -> None:
+    """SparCL-DER++ (TDM + DDR + DGM) on Split Digits: runner vs host reference, same spec and seed."""
+    from pipeline.cl.trainer import train_host
+    from pipeline.config import parse_spec
+    from pipeline.sparcl.policies import build_sparcl_policy
+
+    spec = parse_spec({"seed": 0, "data": {"kind": "digits", "tasks": 5, "classes_per_task": 2},
+                       "model": {"kind": "mlp", "hidden": [100, 100]},
+                       "train": {"method": "derpp", "epochs": 3, "lr": 0.03, "buffer_size": 200},
+                       "sparcl": {"enabled": True, "sparsity": 0.75}, "replay": {"em_size": 200, "sb_size": 400}})
+    data = build_root(spec, tmp_path)
+    result = Runner(str(new_session(spec, tmp_path, data, "sparcl", em_policy="reservoir"))).run()
+    assert result["status"] == "ok", result["error"]
+    device_acc = float(np.mean(list(result["evals"][-1]["class_il"].values())))
+    host = train_host(spec, build_sparcl_policy(spec), progress=False)
+    assert abs(device_acc - float(np.nanmean(host.class_il[-1]))) <= 2.0
+    events = _check_seq(tmp_path / "sessions" / "sparcl")
+    assert {"mask", "ddr"} <= {e["type"] for e in events}

@@ -36,8 +36,8 @@ from android_harness.device.session_spec import SessionSpec, read_spec
 from android_harness.device.task_data import TaskData, sample_ids
 from pipeline.cl.metrics import task_accuracies
 from pipeline.cl.sampling import epoch_batches
-from pipeline.sparcl.core import ForgettingTracker, GradientMasker
-from pipeline.sparcl.core.schedule import ddr_counts, ddr_schedule
+from pipeline.sparcl.core import ForgettingTracker, GradientMasker, MaskSet
+from pipeline.sparcl.core.schedule import ddr_counts, ddr_schedule, tdm_schedule
 
 
 def _load_backend(model_dir: str):
@@ -85,6 +85,9 @@ class Runner:
         self.ddr = ForgettingTracker() if spec.sparcl.ddr else None
         self.ddr_counts: dict[int, int] = {}
         self.dgm = GradientMasker(spec.sparcl.dgm_ratio, spec.sparcl.dgm_period) if spec.sparcl.dgm else None
+        self.tdm = MaskSet({n: m.shape for n, m in self.backend.masks.items()}, seed=spec.seed) if spec.sparcl.tdm else None
+        self.tdm_events: dict = {}
+        self.tdm_frozen = False
         self.state = RunnerState()
         self._epoch_rng_state: dict = {}
         self.ckpt_dir = os.path.join(self.dir, "checkpoints")
@@ -108,6 +111,9 @@ class Runner:
             self.ddr_counts = {int(k): int(v) for k, v in extra.get("ddr_counts", {}).items()}
         if self.dgm is not None and extra.get("dgm"):
             self.dgm.load_state_dict(extra["dgm"])
+        if self.tdm is not None and extra.get("tdm"):
+            self.tdm.load_state_dict(extra["tdm"]["masks"])
+            self.tdm_frozen = bool(extra["tdm"]["frozen"])
         if self.spec.kind == "task":
             self.storage.truncate_to(state.storage_position)
         if own is None:
@@ -134,7 +140,8 @@ class Runner:
         st.method_rng = self.method_rng.bit_generator.state
         st.storage_position = self.storage.position()
         extra = {"ddr": self.ddr.state_dict() if self.ddr else {}, "ddr_counts": {str(k): v for k, v in self.ddr_counts.items()},
-                 "dgm": self.dgm.state_dict() if self.dgm else {}}
+                 "dgm": self.dgm.state_dict() if self.dgm else {},
+                 "tdm": {"masks": self.tdm.state_dict(), "frozen": self.tdm_frozen} if self.tdm and self.tdm.initialized else {}}
         path = save_checkpoint(self.ckpt_dir, self.backend, st, {**self.em.state_dict(), **self.sb.state_dict()},
                                extra, keep=self.spec.keep_checkpoints)
         self.log.emit("checkpoint", path=os.path.relpath(path, self.storage_root), step=st.iteration)
@@ -160,10 +167,18 @@ class Runner:
             self.sb.fill(x[rows], y[rows], sample_ids(task, rows), np.random.default_rng([self.spec.seed, task, 2]))
             st = self.state
             st.task, st.task_finished, st.epoch, st.batch, st.epoch_loss = task, False, 0, 0, [0.0, 0]
+            self.tdm_frozen = False
             if self.ddr is not None:
                 self.ddr.start_task(self.sb.size)
                 self.ddr_counts = ddr_counts(self.sb.size, ddr_schedule(self.spec.train.epochs, self.spec.sparcl.ddr_steps,
                                                                         self.spec.sparcl.ddr_fraction))
+        if self.tdm is not None:
+            sp = self.spec.sparcl
+            self.tdm_events = {ev.epoch: ev for ev in tdm_schedule(self.spec.train.epochs, sp.sparsity, sp.tdm_update_every,
+                                                                   sp.tdm_swap, sp.tdm_freeze_after)}
+            if not self.tdm.initialized:
+                self.tdm.init_magnitude(self.backend.params(), sp.sparsity)
+                self.backend.set_masks(self.tdm.weight_masks())
         self.log.emit("task_start", task=task, classes=classes.tolist(), n_train=int(self.sb.size))
         return classes
 
@@ -179,6 +194,7 @@ class Runner:
                     gone = self.ddr.remove_least_forgotten(self.ddr_counts[st.epoch])
                     self.log.emit("ddr", task=task, epoch=st.epoch, removed=int(gone.size),
                                   remaining=int(self.ddr.active(np.arange(self.sb.size)).size))
+                self._update_masks(task, st.epoch)
                 self._epoch_rng_state = self.batch_rng.bit_generator.state
             else:
                 self.batch_rng.bit_generator.state = self._epoch_rng_state
@@ -226,6 +242,24 @@ class Runner:
                 swapped, swap_s = 0, 0.0
         self.swap.apply()
         self.log.emit("phase_end", phase=phase, task=task)
+
+    def _update_masks(self, task: int, epoch: int) -> None:
+        """TDM at an epoch start: drop by |w| + lambda*|grad of the previous batch|, regrow at random."""
+        ev = self.tdm_events.get(epoch) if self.tdm is not None else None
+        if ev is None or self.tdm_frozen:
+            return
+        params = self.backend.params()
+        names = list(self.backend.masks)
+        grads = self.backend.grads() if self.backend.steps else None
+        survivors = self.tdm.update({n: params[n] for n in names}, None if grads is None else {n: grads[n] for n in names},
+                                    ev.drop_to, ev.grow_to, self.spec.sparcl.tdm_lambda)
+        self.backend.set_params({n: params[n] * survivors[n] for n in names})
+        self.backend.set_masks(self.tdm.weight_masks())
+        self.tdm_frozen = ev.freeze
+        if self.dgm is not None:
+            self.dgm.invalidate()
+        density = float(np.mean([m.mean() for m in self.backend.masks.values()]))
+        self.log.emit("mask", task=task, epoch=epoch, kind=ev.kind, density=round(density, 6))
 
     def _end_epoch(self, task: int, n_batches: int, t0: float, swapped: int, swap_s: float) -> None:
         st = self.state

@@ -55,8 +55,15 @@ class ReplayConfig:
 
 @dataclass
 class SparclConfig:
-    """SparCL on the device: DDR (data removal) and DGM (gradient masks) driven by pipeline.sparcl.core."""
+    """SparCL on the device, driven by pipeline.sparcl.core: TDM (mask updates between epochs, as
+    weight-mask inputs of the program), DDR (data removal) and DGM (gradient masks)."""
 
+    tdm: bool = False
+    sparsity: float = 0.75
+    tdm_lambda: float = 0.5
+    tdm_update_every: float = 0.1
+    tdm_swap: float = 0.01
+    tdm_freeze_after: float = 0.9
     ddr: bool = False
     ddr_fraction: float = 0.3
     ddr_steps: list[float] = field(default_factory=lambda: [0.1, 0.2, 0.3, 0.4])
