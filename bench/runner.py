@@ -189,6 +189,8 @@ def main() -> None:
                  "value": round(med(r / b for r, b in zip(runner, bare)), 4), "unit": "x", "goal": "<= 1.10"},
                 {"name": f"{model}_swap1.0_step_ratio_vs_swap_off", "metric": "ratio",
                  "value": round(med(s / r for s, r in zip(swap, runner)), 4), "unit": "x", "goal": "<= 1.05"},
+                {"name": f"{model}_per_round_ratios (runner/bare; swap on/off)", "metric": "spread", "value": 0, "unit": "",
+                 "goal": "diagnostic: " + "; ".join(f"{r / b:.2f}, {s / r:.2f}" for r, b, s in zip(runner, bare, swap))},
             ]
     rows.append({"name": "host_load_average_1min", "metric": "load", "value": round(os.getloadavg()[0], 2), "unit": "",
                  "goal": "2 cpus shared with other jobs: absolute times are noisy, ratios are side by side"})
@@ -205,7 +207,10 @@ def write_md(command: str, rows: list[dict], args: argparse.Namespace) -> None:
             f"Host filesystem, ORT backend, Split Digits task 2 of 5 (DER++, EM 200 from a task-1 checkpoint, "
             f"{args.epochs} epochs), each measurement in its own process, {args.rounds} alternating rounds, medians. "
             "`bare` = `backend.train_step` over pre-assembled batches of the same shapes; `runner` = the whole device "
-            "runner step (replay draws, swap worker, DER++ bookkeeping, events); swap 1.0 = swap every iteration.", "",
+            "runner step (replay draws, swap worker, DER++ bookkeeping, events); swap 1.0 = swap every iteration. "
+            "The runner's own work per step is Python/numpy (~0.1-0.3 ms measured alone in one process): against a "
+            "sub-millisecond MLP step the 10% goal is out of reach; against a conv step it is within the noise of this "
+            "shared host (see the per-round spread).", "",
             "| figure | value | goal |", "|---|---|---|"]
     body += [f"| {r['name']} | {r['value']} {r['unit']} | {r['goal'] or ''} |" for r in rows]
     body.append(end)

@@ -32,14 +32,19 @@ def register(name: str) -> Callable[[Builder], Builder]:
     return deco
 
 
+def _load_builtin_models() -> None:
+    """Import the model files so their ``@register`` decorators run (kept out of import time of the registry)."""
+    from models import cnn, cnn1d, mlp, mobilenet, resnet  # noqa: F401
+
+
 def model_names() -> list[str]:
+    _load_builtin_models()
     return sorted(_REGISTRY)
 
 
 def build_model(kind: str, args: ModelArgs) -> nn.Module:
     """Build a registered model; unknown names raise a ``ConfigError`` listing the known ones."""
-    from models import cnn, cnn1d, mlp, mobilenet, resnet  # noqa: F401  (registration)
-
+    _load_builtin_models()
     if kind not in _REGISTRY:
         raise ConfigError(f"model.kind: unknown model {kind!r} (known: {', '.join(model_names())})")
     return _REGISTRY[kind](args)

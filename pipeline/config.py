@@ -195,7 +195,7 @@ def _cross_checks(spec: ExperimentSpec) -> list[str]:
     problems: list[str] = []
     if spec.sparcl.ddr_steps and any(not 0.0 < s < 1.0 for s in spec.sparcl.ddr_steps):
         problems.append("sparcl.ddr_steps: expected fractions of a task's epochs in (0, 1)")
-    if spec.data.kind in ("fashion_mnist", "mnist", "cifar10", "cifar100") and spec.data.kind.startswith("cifar") and spec.data.root is None:
+    if spec.data.kind in ("cifar10", "cifar100") and spec.data.root is None:
         problems.append(f"data.root: dataset {spec.data.kind!r} needs the folder of its python pickle batches")
     if spec.miro.enabled and not spec.miro.em_sizes:
         problems.append("miro.em_sizes: expected at least one candidate EM size")
