@@ -75,19 +75,29 @@ class SessionDriver:
             raise SessionError("precheck", f"{d.storage_path(REMOTE_RUNNER)} missing: deploy the runner zip first", spec.session_id)
         spec.validate()
         d.adb.push(io.BytesIO(json.dumps(spec.to_json(), indent=1).encode()), f"{rdir}/session.json.tmp")
+        return self._launch(spec.session_id, f"mv -f {quote(rdir + '/session.json.tmp')} {quote(rdir + '/session.json')} && ")
+
+    def relaunch(self, handle: SessionHandle) -> SessionHandle:
+        """Start the runner again on a session whose runner died: it resumes from its latest checkpoint
+        and continues the same events.jsonl (the sequence goes on where the complete lines end)."""
+        self._launch(handle.session_id, f"rm -f {quote(handle.remote_dir + '/result.json')} && ")
+        return self.attach(handle.session_id, handle)
+
+    def _launch(self, session_id: str, prelude: str) -> SessionHandle:
+        d = self.device
+        rdir = self.remote_dir(session_id)
         py = d.profile.python_cmd or "python3"
         cmd = " ".join(quote(a) for a in (py, d.storage_path(REMOTE_RUNNER), "run", rdir))
         pid_file = f"{rdir}/runner.pid"
         tries = int(START_TIMEOUT_S / 0.1)
-        d.shell(f"mv -f {quote(rdir + '/session.json.tmp')} {quote(rdir + '/session.json')} && rm -f {quote(pid_file)} && "
-                f"cd {quote(d.profile.storage_root)} && {detached(cmd, rdir + '/runner.log')}\n"
+        d.shell(f"{prelude}rm -f {quote(pid_file)} && cd {quote(d.profile.storage_root)} && {detached(cmd, rdir + '/runner.log')}\n"
                 f"i=0; while [ ! -s {quote(pid_file)} ] && [ $i -lt {tries} ]; do sleep 0.1; i=$((i + 1)); done; true",
                 timeout=START_TIMEOUT_S + 20)
-        handle = self.attach(spec.session_id)
+        handle = self.attach(session_id)
         if handle.pid is None:
             log = d.shell(f"tail -n 20 {quote(rdir + '/runner.log')} 2>/dev/null", check=False).stdout.strip()
             raise SessionError("start", f"runner did not start within {START_TIMEOUT_S:g} s" + (f": {log}" if log else ""),
-                               spec.session_id)
+                               session_id)
         return handle
 
     def attach(self, session_id: str, handle: SessionHandle | None = None) -> SessionHandle:

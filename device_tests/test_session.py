@@ -145,3 +145,28 @@ def test_cancel_stops_the_runner_cleanly(device: AndroidDevice) -> None:
     assert result["status"] == "cancelled" and result["checkpoint"]
     assert handle.events[-1] == {**handle.events[-1], "type": "session_end", "status": "cancelled"}
     assert {"session_id": handle.session_id, "status": "cancelled"} in driver.list_sessions()
+
+
+def test_a_killed_runner_is_relaunched_and_resumes(device: AndroidDevice) -> None:
+    """kill -9 of the runner on the device: the host sees it died, relaunches it, and it resumes from its
+    checkpoint; the event sequence continues without a gap and the run completes."""
+    from pipeline.errors import SessionError
+
+    spec = split_digits(epochs=60)
+    spec.data.tasks = 1
+    run = prepare_device_run(spec, device, "relaunch", runtime="ort", progress=False)
+    ss = run.session_spec(f"relaunch-{int(time.time())}", [0], replay=spec.replay)
+    ss.checkpoint_every = 20
+    driver = SessionDriver(device)
+    handle = driver.start(ss)
+    while not any(e["type"] == "checkpoint" for e in driver.poll(handle).events + handle.events):
+        time.sleep(0.2)
+    device.shell(f"kill -9 {handle.pid}")
+    with pytest.raises(SessionError, match="died"):
+        driver.stream(handle, progress=False)
+    driver.relaunch(handle)
+    result = driver.stream(handle, progress=False)
+    assert result["status"] == "ok"
+    assert [e["seq"] for e in handle.events] == list(range(len(handle.events)))
+    starts = [e for e in handle.events if e["type"] == "session_start"]
+    assert len(starts) == 2 and starts[1]["resumed_from"]

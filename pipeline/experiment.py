@@ -30,7 +30,11 @@ from android_harness.session import SessionDriver
 from pipeline.cl.metrics import summarize
 from pipeline.config import ExperimentSpec, ReplaySpec
 from pipeline.device_run import DeviceRun, prepare_device_run
+from pipeline.errors import SessionError
 from pipeline.miro.tuner import TaskInfo
+
+
+MAX_RELAUNCHES = 2
 
 
 class TaskTuner(Protocol):
@@ -106,7 +110,14 @@ def run_session(run: DeviceRun, session_spec, local: Path, progress: bool = True
     with sampling:
         handle = driver.start(session_spec)
         epochs = session_spec.train.epochs * len(session_spec.tasks)
-        result = driver.stream(handle, progress=progress, total_epochs=epochs)
+        for attempt in range(1 + MAX_RELAUNCHES):
+            try:
+                result = driver.stream(handle, progress=progress, total_epochs=epochs)
+                break
+            except SessionError as exc:  # the runner died (OOM kill, crash): resume it from its checkpoint
+                if exc.phase != "died" or attempt == MAX_RELAUNCHES:
+                    raise
+                driver.relaunch(handle)
     driver.collect(handle, local)
     energy, note = _session_energy(run, local, result)
     return result, energy, note
@@ -137,8 +148,6 @@ def run_experiment(spec: ExperimentSpec, device: AndroidDevice, out_dir: str | P
         t0 = time.perf_counter()
         result, energy, note = run_session(run, ss, folder / "sessions" / sid, progress)
         if result["status"] != "ok":
-            from pipeline.errors import SessionError
-
             raise SessionError("died", f"task {t}: runner ended with status {result['status']}: {result.get('error')}", sid)
         run.last_checkpoint = result["checkpoint"]
         runs.append(TaskRun(t, sid, replay, result, time.perf_counter() - t0, energy, [note] if note else []))
