@@ -29,7 +29,7 @@ SHARED_FILES = (
 SHARED_TREES = ("pipeline/sparcl/core",)
 EMPTY_PACKAGES = ("android_harness", "pipeline", "pipeline/cl", "pipeline/datasets", "pipeline/sparcl")
 MAIN = (
-    '"""edgecl device zip: python3 edgecl_device.pyz run SESSION_DIR | check"""\n'
+    '"""edgecl device zip: python3 edgecl_device.pyz run SESSION_DIR | serve QUEUE_DIR [IDLE_S] | check"""\n'
     "import sys\n\n"
     "from android_harness.device.__main__ import main\n\n"
     "sys.exit(main(sys.argv[1:]))\n"

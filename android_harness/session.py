@@ -5,6 +5,12 @@ events are read by byte offset from ``events.jsonl`` (``tail -c +N``), only comp
 and sequence numbers are checked, so a lost connection or a host restart never loses or repeats
 an event. The runner lives in its own session (setsid/nohup), so an adb disconnect, an adb server
 restart or a host crash does not stop it; ``attach`` picks it up again by session id.
+
+With ``served=True`` sessions go to the device's persistent runner (``android_harness.device.server``):
+the host writes a queue entry and starts the server if none is live, so the runtime import and the
+program load are paid once for many sessions. The session folder contract is the same either way;
+``runner.pid`` then holds the server's pid, and cancel also creates the session's ``cancel`` marker
+(the server acts on SIGTERM only for a session that has it; a queued one ends "cancelled" unrun).
 """
 from __future__ import annotations
 
@@ -24,6 +30,10 @@ from android_harness.shell_quote import quote
 from pipeline.errors import AdbError, AdbTimeout, DeviceError, SessionError
 
 REMOTE_RUNNER = "runner/edgecl_device.pyz"
+REMOTE_QUEUE = "runner/queue"
+SERVER_PID = "runner/server.pid"
+SERVER_IDLE_S = 120.0
+CANCEL_MARKER = "cancel"
 START_TIMEOUT_S = 30.0
 POLL_S = 0.5
 RECONNECT_TIMEOUT_S = 120.0
@@ -53,9 +63,10 @@ class Poll:
 class SessionDriver:
     """Sessions on one device. ``reconnect`` (optional) is called after adb fails, e.g. to re-``adb connect``."""
 
-    def __init__(self, device: AndroidDevice, reconnect: Callable[[], None] | None = None) -> None:
+    def __init__(self, device: AndroidDevice, reconnect: Callable[[], None] | None = None, served: bool = False) -> None:
         self.device = device
         self.reconnect = reconnect
+        self.served = served
 
     def remote_dir(self, session_id: str) -> str:
         return self.device.storage_path("sessions", session_id)
@@ -80,10 +91,12 @@ class SessionDriver:
     def relaunch(self, handle: SessionHandle) -> SessionHandle:
         """Start the runner again on a session whose runner died: it resumes from its latest checkpoint
         and continues the same events.jsonl (the sequence goes on where the complete lines end)."""
-        self._launch(handle.session_id, f"rm -f {quote(handle.remote_dir + '/result.json')} && ")
+        self._launch(handle.session_id, f"rm -f {quote(handle.remote_dir + '/result.json')} {quote(handle.remote_dir + '/' + CANCEL_MARKER)} && ")
         return self.attach(handle.session_id, handle)
 
     def _launch(self, session_id: str, prelude: str) -> SessionHandle:
+        if self.served:
+            return self._submit(session_id, prelude)
         d = self.device
         rdir = self.remote_dir(session_id)
         py = d.profile.python_cmd or "python3"
@@ -97,6 +110,32 @@ class SessionDriver:
         if handle.pid is None:
             log = d.shell(f"tail -n 20 {quote(rdir + '/runner.log')} 2>/dev/null", check=False).stdout.strip()
             raise SessionError("start", f"runner did not start within {START_TIMEOUT_S:g} s" + (f": {log}" if log else ""),
+                               session_id)
+        return handle
+
+    def _submit(self, session_id: str, prelude: str) -> SessionHandle:
+        """Queue the session for the persistent runner (temp-then-rename), starting the server when none is
+        live; one shell round trip. ``runner.pid`` gets the server's pid at once (the server writes it again
+        when the session's turn comes)."""
+        d = self.device
+        rdir = self.remote_dir(session_id)
+        py = d.profile.python_cmd or "python3"
+        queue = d.storage_path(REMOTE_QUEUE)
+        pid_file = d.storage_path(SERVER_PID)
+        serve = " ".join(quote(a) for a in (py, d.storage_path(REMOTE_RUNNER), "serve", queue, f"{SERVER_IDLE_S:g}"))
+        entry, tmp = f"{queue}/{session_id}", f"{queue}/.{session_id}.tmp"
+        tries = int(START_TIMEOUT_S / 0.1)
+        live = f"kill -0 $(cat {quote(pid_file)} 2>/dev/null || echo x) 2>/dev/null"
+        d.shell(f"{prelude}rm -f {quote(rdir + '/runner.pid')} && mkdir -p {quote(queue)} && "
+                f"printf %s {quote(rdir)} > {quote(tmp)} && mv -f {quote(tmp)} {quote(entry)} && cd {quote(d.profile.storage_root)} || exit 1\n"
+                f"if ! {live}; then {detached(serve, d.storage_path('runner/server.log'))}\n"
+                f"i=0; while ! {live} && [ $i -lt {tries} ]; do sleep 0.1; i=$((i + 1)); done; fi\n"
+                f"{live} && cat {quote(pid_file)} > {quote(rdir + '/runner.pid.tmp')} && mv -f {quote(rdir + '/runner.pid.tmp')} {quote(rdir + '/runner.pid')}; true",
+                timeout=START_TIMEOUT_S + 20)
+        handle = self.attach(session_id)
+        if handle.pid is None:
+            log = d.shell(f"tail -n 20 {quote(d.storage_path('runner/server.log'))} 2>/dev/null", check=False).stdout.strip()
+            raise SessionError("start", f"the persistent runner did not start within {START_TIMEOUT_S:g} s" + (f": {log}" if log else ""),
                                session_id)
         return handle
 
@@ -114,7 +153,7 @@ class SessionDriver:
     def poll(self, handle: SessionHandle) -> Poll:
         """One round trip: new complete event lines, whether the runner lives, result.json if written."""
         rdir = handle.remote_dir
-        alive = f"kill -0 {handle.pid} 2>/dev/null && echo alive || echo dead" if handle.pid else "echo dead"
+        alive = "kill -0 $(cat runner.pid 2>/dev/null || echo x) 2>/dev/null && echo alive || echo dead"
         script = (f"cd {quote(rdir)} || exit 3; {alive}; echo {OUT_MARK}; cat result.json 2>/dev/null; echo {OUT_MARK}; "
                   f"tail -c +{handle.offset + 1} events.jsonl 2>/dev/null")
         out = self.device.shell(script, check=False, idempotent=True)
@@ -185,11 +224,12 @@ class SessionDriver:
 
     # -- cancel / collect / list -------------------------------------------------------------
     def cancel(self, handle: SessionHandle) -> None:
-        """SIGTERM: the runner stops at the next step, checkpoints and writes status "cancelled"."""
-        if handle.pid is None:
-            self.attach(handle.session_id, handle)
-        if handle.pid is not None:
-            self.device.shell(f"kill -TERM {handle.pid} 2>/dev/null; true")
+        """SIGTERM: the runner stops at the next step, checkpoints and writes status "cancelled" (a session
+        still queued for the persistent runner ends "cancelled" when its turn comes, without training)."""
+        rdir = handle.remote_dir
+        self.device.shell(f"touch {quote(rdir + '/' + CANCEL_MARKER)} && "
+                          f"kill -TERM $(cat {quote(rdir + '/runner.pid')} 2>/dev/null || echo x) 2>/dev/null; true")
+        self.attach(handle.session_id, handle)
 
     def collect(self, handle: SessionHandle, local: Path, include_replay: bool = False) -> Path:
         """Pull the session folder (events, result, checkpoints, logs, power.csv) into ``local``."""
@@ -210,7 +250,7 @@ class SessionDriver:
         root = self.device.storage_path("sessions")
         script = (f"cd {quote(root)} 2>/dev/null || exit 0; for d in */; do d=${{d%/}}; s=running; "
                   f"if [ -f \"$d/result.json\" ]; then s=$(grep -o '\"status\": \"[a-z]*\"' \"$d/result.json\" | head -n1 | cut -d'\"' -f4); "
-                  f"elif ! kill -0 $(cat \"$d/runner.pid\" 2>/dev/null || echo 0) 2>/dev/null; then s=stopped; fi; "
+                  f"elif ! kill -0 $(cat \"$d/runner.pid\" 2>/dev/null || echo x) 2>/dev/null; then s=stopped; fi; "
                   f"echo \"$d $s\"; done")
         rows = self.device.shell(script, idempotent=True).stdout.split("\n")
         return [{"session_id": r.split()[0], "status": r.split()[1] if len(r.split()) > 1 else "unknown"}

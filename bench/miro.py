@@ -188,8 +188,9 @@ def main() -> None:
             "choices": [f"t{d.task + 1}:{d.replay.em_size}/{d.replay.sb_size}" for d in tuner.decisions]}
     rows = rows_for(statics, [c.key for c in chosen], default.key, miro)
     notes = [f"Wall time {time.perf_counter() - t0:.0f} s. Results folders under {out} (miro.json in Miro's).",
-             "Energies are measured on the virtual phone (simulated). Profiling sessions each pay the runner's process "
-             "start (runtime import) on this shared host, which the fixed cost per profiling run is made of."]
+             "Energies are measured on the virtual phone (simulated). Every session (static, Miro's tasks and its "
+             "profiling runs) goes to the device's persistent runner: the runtime is imported (torch-free ORT) and each "
+             "program loaded once per runner process, not once per session."]
     energies = [v["energy_j"] for v in statics.values() if v["energy_j"]]
     if energies:
         notes.append(f"Static runs' energies span {min(energies):.1f}-{max(energies):.1f} J across the grid (simulated): "

@@ -170,3 +170,55 @@ def test_a_killed_runner_is_relaunched_and_resumes(device: AndroidDevice) -> Non
     assert [e["seq"] for e in handle.events] == list(range(len(handle.events)))
     starts = [e for e in handle.events if e["type"] == "session_start"]
     assert len(starts) == 2 and starts[1]["resumed_from"]
+
+
+def test_served_sessions_share_one_runner_and_cancel(device: AndroidDevice) -> None:
+    """The persistent runner: a queued session cancelled before its turn ends "cancelled" unrun, the running
+    one cancels cleanly, and a later session is served by the same process."""
+    spec = split_digits(epochs=200)
+    spec.data.tasks = 1
+    run = prepare_device_run(spec, device, "served", runtime="ort", progress=False)
+    driver = SessionDriver(device, served=True)
+    stamp = int(time.time())
+    long_ = driver.start(run.session_spec(f"served-long-{stamp}", [0], replay=spec.replay))
+    queued = driver.start(run.session_spec(f"served-queued-{stamp}", [0], replay=spec.replay))
+    assert long_.pid is not None and queued.pid == long_.pid
+    while not any(e["type"] == "epoch" for e in driver.poll(long_).events + long_.events):
+        time.sleep(0.2)
+    driver.cancel(queued)
+    driver.cancel(long_)
+    assert driver.stream(long_, progress=False)["status"] == "cancelled"
+    r_queued = driver.stream(queued, progress=False)
+    assert r_queued["status"] == "cancelled" and r_queued["iterations"] == 0
+    short = run.session_spec(f"served-short-{stamp}", [0], replay=spec.replay)
+    short.train.epochs = 1
+    handle = driver.start(short)
+    assert handle.pid == long_.pid
+    result = driver.stream(handle, progress=False)
+    assert result["status"] == "ok" and result["evals"]
+    assert [e["seq"] for e in handle.events] == list(range(len(handle.events)))
+
+
+def test_a_killed_server_is_relaunched_and_the_session_resumes(device: AndroidDevice) -> None:
+    from pipeline.errors import SessionError
+
+    spec = split_digits(epochs=60)
+    spec.data.tasks = 1
+    run = prepare_device_run(spec, device, "served-kill", runtime="ort", progress=False)
+    ss = run.session_spec(f"served-kill-{int(time.time())}", [0], replay=spec.replay)
+    ss.checkpoint_every = 20
+    driver = SessionDriver(device, served=True)
+    handle = driver.start(ss)
+    while not any(e["type"] == "checkpoint" for e in driver.poll(handle).events + handle.events):
+        time.sleep(0.2)
+    old = handle.pid
+    device.shell(f"kill -9 {old}")
+    with pytest.raises(SessionError, match="died"):
+        driver.stream(handle, progress=False)
+    driver.relaunch(handle)
+    assert handle.pid is not None and handle.pid != old
+    result = driver.stream(handle, progress=False)
+    assert result["status"] == "ok"
+    starts = [e for e in handle.events if e["type"] == "session_start"]
+    assert len(starts) == 2 and starts[1]["resumed_from"]
+    assert [e["seq"] for e in handle.events] == list(range(len(handle.events)))

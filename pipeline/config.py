@@ -78,6 +78,9 @@ class SparclSpec:
     tdm_update_every: float = spec_field(0.1, gt=0.0, le=1.0, doc="mask update period, fraction of a task's epochs")
     tdm_swap: float = spec_field(0.01, ge=0.0, lt=1.0, doc="density swapped at each update")
     tdm_freeze_after: float = spec_field(0.9, gt=0.0, le=1.0, doc="fraction of a task after which masks freeze")
+    tdm_init_rescale: bool = spec_field(
+        False, doc="after the magnitude-pruned init, restore each masked unit's dense weight norm (beyond the "
+                   "paper, whose masked convs are followed by BatchNorm; see pipeline/sparcl/core/masks.py)")
     ddr: bool = spec_field(True)
     ddr_fraction: float = spec_field(0.3, ge=0.0, lt=1.0, doc="share of a task's data removed in total")
     ddr_steps: list[float] = spec_field(default_factory=lambda: [0.1, 0.2, 0.3, 0.4])

@@ -52,6 +52,7 @@ class DeviceRun:
     em_policy: str = "balanced"
     last_checkpoint: str = ""
     reconnect: Callable[[], None] | None = None
+    served: bool = True  # sessions go to the device's persistent runner (one runtime import for all)
 
     def session_spec(self, session_id: str, tasks: list[int], *, replay: ReplaySpec, resume_from: str = "",
                      kind: str = "task", subset_fraction: float = 1.0, epochs: int | None = None,
@@ -97,7 +98,8 @@ class DeviceRun:
 
 def prepare_device_run(spec: ExperimentSpec, device: AndroidDevice, run_id: str, runtime: str | None = None,
                        results: Path | None = None, progress: bool = True, em_policy: str = "balanced",
-                       cache: Path | None = None, reconnect: Callable[[], None] | None = None) -> DeviceRun:
+                       cache: Path | None = None, reconnect: Callable[[], None] | None = None,
+                       served: bool = True) -> DeviceRun:
     """Shards + export + runner zip, built or reused on the host and deployed to ``device``."""
     cache = Path(cache or edgecl_home() / "cache")
     runtime = runtime or spec.export.runtime
@@ -112,7 +114,7 @@ def prepare_device_run(spec: ExperimentSpec, device: AndroidDevice, run_id: str,
     deploy(device, zdir / DEPLOY_MANIFEST, name="runner", remote_dir=device.storage_path(REMOTE_RUNNER.rsplit("/", 1)[0]),
            show_progress=progress)
     run = DeviceRun(spec, device, run_id, runtime, data, Path(), "", data_rel, f"replay/{run_id}", zip_digest(zpath),
-                    em_policy=em_policy, reconnect=reconnect)
+                    em_policy=em_policy, reconnect=reconnect, served=served)
     run.model_rel = run.deploy_model(spec, cache, progress)
     run.export_dir = cache / "exports" / run.model_rel.split("/", 1)[1]
     if results is not None:

@@ -104,7 +104,7 @@ def _session_energy(run: DeviceRun, folder: Path, result: dict) -> tuple[float |
 
 def run_session(run: DeviceRun, session_spec, local: Path, progress: bool = True) -> tuple[dict, float | None, str | None]:
     """Start one session (power sampled around it), stream it to the end, pull its folder."""
-    driver = SessionDriver(run.device, run.reconnect)
+    driver = SessionDriver(run.device, run.reconnect, served=run.served)
     remote = driver.remote_dir(session_spec.session_id)
     sampling = run.power_sampling(f"{remote}/power.csv")
     with sampling:
@@ -125,15 +125,16 @@ def run_session(run: DeviceRun, session_spec, local: Path, progress: bool = True
 
 def run_experiment(spec: ExperimentSpec, device: AndroidDevice, out_dir: str | Path,
                    tuner: TaskTuner | TunerFactory | None = None, runtime: str | None = None,
-                   progress: bool = True, em_policy: str = "balanced") -> Path:
-    """Run ``spec`` on ``device``; return the results folder (``out_dir/<name>-<yyyymmdd-hhmmss>``)."""
+                   progress: bool = True, em_policy: str = "balanced", served: bool = True) -> Path:
+    """Run ``spec`` on ``device``; return the results folder (``out_dir/<name>-<yyyymmdd-hhmmss>``).
+    ``served``: sessions go to the device's persistent runner (False: a fresh runner process per session)."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
     folder = Path(out_dir) / f"{spec.name}-{stamp}"
     (folder / "sessions").mkdir(parents=True, exist_ok=True)
     _write_json(folder / "spec.json", spec.to_dict())
     console = Console(quiet=not progress)
     run = prepare_device_run(spec, device, run_id=f"{spec.name}-{stamp}", runtime=runtime, results=folder,
-                             progress=progress, em_policy=em_policy)
+                             progress=progress, em_policy=em_policy, served=served)
     write_env(run, folder)
     if spec.power.enabled and spec.power.idle_seconds > 0:   # idle baseline, reported beside the run's energy
         from android_harness.power import measure_idle_baseline

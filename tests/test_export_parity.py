@@ -71,7 +71,7 @@ def test_parity_with_speed_passes(tmp_path, kind):
 @pytest.mark.parametrize("kind", ["small_cnn", "cnn1d"])
 def test_parity_batchnorm_and_eval(tmp_path, kind, runtime):
     """BatchNorm trains like eager, running stats follow PyTorch's rule, and eval uses them."""
-    req = small_request(kind, runtime, norm="batch")
+    req = small_request(kind, runtime, norm="batch", fast_passes=False)
     backend, eager = run_parity(tmp_path, req)
     x = replay_batch(req, seed=99)["x"][:4]
     with torch.no_grad():
@@ -81,5 +81,5 @@ def test_parity_batchnorm_and_eval(tmp_path, kind, runtime):
 
 @pytest.mark.parametrize("runtime", ["executorch", "ort"])
 def test_parity_adamw(tmp_path, runtime):
-    run_parity(tmp_path, small_request("mlp", runtime, optimizer="adamw", weight_decay=0.01))
+    run_parity(tmp_path, small_request("mlp", runtime, optimizer="adamw", weight_decay=0.01, fast_passes=False))
 

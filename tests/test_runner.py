@@ -137,16 +137,19 @@ def test_bad_session_json_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_runner_from_the_zip_alone(env, tmp_path: Path) -> None:
-    """The zip is self-contained (the repo is off the path). Torch stays importable here only because
-    onnxruntime.training's own package imports it; the runner's modules are torch-free (test_bundle)."""
+    """The zip is self-contained (the repo is off the path); the ORT backend imports the training API
+    torch-free (ort_runtime), and the session leaves torch unimported."""
     from android_harness.bundle import build_device_zip
 
     spec, root, data = env
     session = new_session(spec, root, data, "zipped", tasks=data.tasks[:1])
     z = build_device_zip(tmp_path)
-    code = ("import sys, runpy; "
+    code = ("import sys; "
             "sys.path[:] = [p for p in sys.path if not p.rstrip('/').endswith('/work/main')]; "
-            f"sys.argv = [{str(z)!r}, 'run', {str(session)!r}]; runpy.run_path({str(z)!r}, run_name='__main__')")
+            f"sys.path.insert(0, {str(z)!r}); from android_harness.device.__main__ import main; "
+            f"assert main(['run', {str(session)!r}]) == 0; "
+            "assert sys.modules.get('torch') is None, 'torch was imported'; "
+            f"assert sys.modules['android_harness.device.runner'].__file__.startswith({str(z)!r})")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd="/", timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert json.loads((session / "result.json").read_text())["status"] == "ok"

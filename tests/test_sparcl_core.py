@@ -9,7 +9,7 @@ import pytest
 
 from pipeline.sparcl.core import (
     FlopsCounter, ForgettingTracker, GradientMasker, MaskSet, ddr_counts, ddr_schedule, density_trace,
-    gradient_mask, keep_count, tdm_schedule,
+    gradient_mask, keep_count, tdm_schedule, unit_norm_factors,
 )
 
 CORE = Path(__file__).resolve().parents[1] / "pipeline" / "sparcl" / "core"
@@ -170,3 +170,22 @@ def test_flops_counter_convention():
     assert fc.total == pytest.approx(96 * (fwd + bwd)) and fc.samples == 96 and fc.steps == 1
     with pytest.raises(KeyError):
         fc.per_sample({"nope": 0.5})
+
+
+@pytest.mark.parametrize("structured", [False, True])
+def test_unit_norm_factors_restore_each_units_dense_norm(structured):
+    rng = np.random.default_rng(0)
+    w = rng.uniform(-1, 1, size=(20, 30))
+    ms = MaskSet({"w": w.shape}, structured=structured, seed=0)
+    ms.init_magnitude({"w": w}, 0.9)
+    m = ms.weight_mask("w")
+    f = unit_norm_factors(w, m)
+    assert f.shape == (20, 1)
+    rescaled = w * m * f
+    alive = m.reshape(20, -1).any(axis=1)
+    assert np.allclose(np.linalg.norm(rescaled, axis=1)[alive], np.linalg.norm(w, axis=1)[alive], rtol=1e-5)
+    assert np.all(rescaled[m == 0] == 0) and np.all(f[~alive] == 1.0)
+    if structured:                                               # kept channels keep their full fan-in
+        assert np.allclose(f, 1.0)
+    else:                                                        # ~10% survivors: roughly 1/sqrt(density), but >1
+        assert np.all(f[alive] > 1.0)

@@ -254,3 +254,21 @@ def test_checkpoint_for_another_model_is_a_clear_error():
     b = build_sparcl_policy(_spec(ddr=False), wide)
     with pytest.raises(DataError, match="does not fit"):
         b.load_state_dict(a.state_dict())
+
+
+@pytest.mark.parametrize("rescale", [False, True])
+def test_tdm_init_rescale_restores_unit_norms_once(rescale):
+    model = _model("mlp")
+    dense = {n: m.weight.detach().clone() for n, m in model.named_modules() if n in model.maskable}
+    policy = build_sparcl_policy(_spec(sparsity=0.9, ddr=False, dgm=False, tdm_init_rescale=rescale), model)
+    policy.on_task_start(StepInfo(task=0, epoch=0, epochs=5, iteration=0), model, 16)
+    modules = dict(model.named_modules())
+    for name, mask in masks_by_layer(policy).items():
+        w = modules[name].weight.detach()
+        assert torch.all(w[torch.from_numpy(mask) == 0] == 0)
+        kept = (dense[name] * torch.from_numpy(mask)).norm(dim=1)
+        expected = dense[name].norm(dim=1) if rescale else kept
+        assert torch.allclose(w.norm(dim=1), expected, rtol=1e-5)
+    before = {n: modules[n].weight.detach().clone() for n in dense}
+    policy.on_task_start(StepInfo(task=1, epoch=0, epochs=5, iteration=0), model, 16)   # later tasks: no rescale
+    assert all(torch.equal(before[n], modules[n].weight) for n in dense)

@@ -1,11 +1,12 @@
-"""Entry point of the device zip: ``python3 edgecl_device.pyz run SESSION_DIR`` (or ``check``)."""
+"""Entry point of the device zip: ``python3 edgecl_device.pyz run SESSION_DIR`` (one session), ``serve QUEUE_DIR``
+(the persistent runner, ``android_harness.device.server``) or ``check``."""
 from __future__ import annotations
 
 import json
 import os
 import sys
 
-USAGE = "usage: edgecl_device.pyz run SESSION_DIR | check"
+USAGE = "usage: edgecl_device.pyz run SESSION_DIR | serve QUEUE_DIR [IDLE_S] | check"
 
 
 def main(argv: list[str]) -> int:
@@ -16,6 +17,11 @@ def main(argv: list[str]) -> int:
             f.write(str(os.getpid()))
         result = Runner(argv[1]).run()
         return {"ok": 0, "cancelled": 3}.get(result["status"], 1)
+    if len(argv) in (2, 3) and argv[0] == "serve":
+        from android_harness.device.server import IDLE_EXIT_S, Server
+
+        code = sys.argv[0] if sys.argv[0].endswith(".pyz") and os.path.isfile(sys.argv[0]) else None
+        return Server(argv[1], float(argv[2]) if len(argv) == 3 else IDLE_EXIT_S, code_path=code).serve()
     if argv == ["check"]:
         import numpy
 

@@ -302,11 +302,16 @@ class Runner:
     def _on_sigterm(self, signum, frame) -> None:
         self.cancel_requested = True
 
-    def run(self) -> dict:
-        signal.signal(signal.SIGTERM, self._on_sigterm)
+    def run(self, handle_sigterm: bool = True) -> dict:
+        """Run the session. ``handle_sigterm=False``: the caller (the persistent runner) owns SIGTERM and sets
+        ``cancel_requested``; a session cancelled before it started ends at once with status "cancelled"."""
+        if handle_sigterm:
+            signal.signal(signal.SIGTERM, self._on_sigterm)
         started = monotonic()
         status, error = "ok", None
         try:
+            if self.cancel_requested:
+                raise CancelledError("cancelled before the session started")
             self._setup()
             resumed = self._restore()
             self.log.emit("session_start", session_id=self.spec.session_id, runtime=self.backend.runtime, pid=os.getpid(),

@@ -15,7 +15,7 @@ from torch import nn
 from models import maskable_layers
 from pipeline.cl.policy import PolicyStack, StepInfo, TrainingPolicy
 from pipeline.errors import ConfigError, DataError
-from pipeline.sparcl.core import ForgettingTracker, GradientMasker, MaskSet
+from pipeline.sparcl.core import ForgettingTracker, GradientMasker, MaskSet, unit_norm_factors
 from pipeline.sparcl.core.schedule import TdmEvent, ddr_counts, ddr_schedule, tdm_schedule
 
 _WEIGHT_LAYERS = (nn.Conv1d, nn.Conv2d, nn.Linear)
@@ -63,8 +63,9 @@ class TDMPolicy(TrainingPolicy):
 
     def __init__(self, model: nn.Module | None, layers: list[str] | str, sparsity: float, *, structured: bool = False,
                  lam: float = 0.5, update_every: float = 0.1, swap: float = 0.01, freeze_after: float = 0.9,
-                 seed: int = 0) -> None:
+                 seed: int = 0, init_rescale: bool = False) -> None:
         self.pattern, self.sparsity, self.lam = layers, float(sparsity), float(lam)
+        self.init_rescale = init_rescale
         self.structured, self.seed = structured, seed
         self.update_every, self.swap, self.freeze_after = update_every, swap, freeze_after
         self.layers: list[str] = []
@@ -111,8 +112,15 @@ class TDMPolicy(TrainingPolicy):
         if self.masks is None:
             self.bind(model)
         if not self.masks.initialized:
-            self.masks.init_magnitude(_to_np(_weights(model, self.layers)), self.sparsity)
+            dense = {n: w.copy() for n, w in _to_np(_weights(model, self.layers)).items()}   # _to_np shares memory
+            self.masks.init_magnitude(dense, self.sparsity)
             self._sync(model)
+            if self.init_rescale:
+                weights = _weights(model, self.layers)
+                with torch.no_grad():
+                    for n, w in weights.items():
+                        factors = unit_norm_factors(dense[n], self.masks.weight_mask(n))
+                        w.mul_(torch.from_numpy(factors).to(w.device, w.dtype))
 
     def on_task_start(self, info: StepInfo, model, n_samples: int) -> None:
         self._ensure_init(model)
@@ -302,7 +310,7 @@ def build_sparcl_policy(spec, model: nn.Module | None = None) -> SparclPolicy | 
     layers: list[str] | str = select_layers(model, sp.layers) if model is not None else sp.layers
     tdm = (TDMPolicy(model, layers, sp.sparsity, structured=sp.structured, lam=sp.tdm_lambda,
                      update_every=sp.tdm_update_every, swap=sp.tdm_swap, freeze_after=sp.tdm_freeze_after,
-                     seed=spec.seed) if sp.tdm else None)
+                     seed=spec.seed, init_rescale=sp.tdm_init_rescale) if sp.tdm else None)
     ddr = DDRPolicy(sp.ddr_fraction, sp.ddr_steps) if sp.ddr and sp.ddr_fraction > 0 else None
     dgm = DGMPolicy(model, layers, sp.dgm_ratio, sp.dgm_period, tdm=tdm) if sp.dgm else None
     if tdm is None and ddr is None and dgm is None:

@@ -39,6 +39,7 @@ class TrainingBackend(ABC):
         self.masks = {n: np.array(initial["mask/" + n], dtype=np.float32) for n in self.signature.mask_names}
         self.buffers = {n: np.array(initial["buffer/" + n], dtype=np.float32) for n in self.signature.buffer_names}
         self.norm_momentum: dict[str, float] = manifest.get("norm_momentum", {})
+        self._initial = {k: v for k, v in initial.items() if k.startswith(("mask/", "buffer/"))}
         self.steps = 0
         self._masks_changed = False
 
@@ -64,6 +65,10 @@ class TrainingBackend(ABC):
     def _load_runtime(self, folder: Path) -> None: ...
 
     @abstractmethod
+    def _reset_runtime(self) -> None:
+        """Parameters and optimizer state back to the program's initial values."""
+
+    @abstractmethod
     def grads(self) -> dict[str, np.ndarray]:
         """Gradients of the last step by parameter name (after DGM masking where applied)."""
 
@@ -82,6 +87,15 @@ class TrainingBackend(ABC):
         self._update_running_stats(outs[2:])
         self.steps += 1
         return StepOut(float(np.asarray(outs[0]).reshape(())), np.asarray(outs[1]))
+
+    def reset(self) -> None:
+        """Back to the state a fresh ``load_backend`` gives (parameters, masks, running statistics, optimizer),
+        without loading the program again: the persistent runner reuses one backend across sessions."""
+        self.masks = {n: np.array(self._initial["mask/" + n], dtype=np.float32) for n in self.signature.mask_names}
+        self.buffers = {n: np.array(self._initial["buffer/" + n], dtype=np.float32) for n in self.signature.buffer_names}
+        self.steps = 0
+        self._masks_changed = False
+        self._reset_runtime()
 
     def set_masks(self, masks: dict[str, np.ndarray], zero_masked: bool = True) -> None:
         """Replace weight masks (TDM); masked weights are zeroed so they stay exactly 0.

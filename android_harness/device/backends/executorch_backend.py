@@ -34,11 +34,10 @@ class ExecuTorchBackend(TrainingBackend):
         self._module = _load_for_executorch_for_training_from_buffer(self._train_bytes)
         self._eval = _load_for_executorch_from_buffer(self._eval_bytes)
         meta = self._module.model.method_meta(METHOD)
-        opt = manifest["optimizer"]
-        self.optimizer = NumpyOptimizer(opt["name"], opt.get("momentum", 0.0), opt.get("weight_decay", 0.0),
-                                        tuple(opt.get("betas", (0.9, 0.999))), opt.get("eps", 1e-8))
+        self.optimizer = _optimizer(manifest)
         self._grads: dict[str, np.ndarray] = {}
         self._views = self._bind_parameters()
+        self._initial_params = self.params()
         self.signature.check_program(input_count=meta.num_inputs(), output_count=meta.num_outputs(),
                                      parameter_names=list(self._views))
         eval_meta = self._eval.method_meta(METHOD)
@@ -83,6 +82,11 @@ class ExecuTorchBackend(TrainingBackend):
                 raise KeyError(f"no parameter {name!r}")
             np.copyto(self._views[name], np.asarray(value, dtype=np.float32))
 
+    def _reset_runtime(self) -> None:
+        self.set_params(self._initial_params)
+        self.optimizer = _optimizer(self.manifest)
+        self._grads = {}
+
     def _eval_chunk(self, x: np.ndarray) -> np.ndarray:
         values = {"x": x, **self._views, **self.buffers}
         values.update({self.signature.mask_input_name(n): m for n, m in self.masks.items()})
@@ -97,3 +101,10 @@ class ExecuTorchBackend(TrainingBackend):
             arrays = dict(z.items())
         self.set_params({k[6:]: v for k, v in arrays.items() if k.startswith("param/")})
         self.optimizer.load_state_arrays(arrays)
+        self._grads = {}
+
+
+def _optimizer(manifest: dict[str, Any]) -> NumpyOptimizer:
+    opt = manifest["optimizer"]
+    return NumpyOptimizer(opt["name"], opt.get("momentum", 0.0), opt.get("weight_decay", 0.0),
+                          tuple(opt.get("betas", (0.9, 0.999))), opt.get("eps", 1e-8))

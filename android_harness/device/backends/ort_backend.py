@@ -14,11 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from onnxruntime.training.api import CheckpointState, Module, Optimizer
 
 from android_harness.device.backends.base import TrainingBackend
 from android_harness.device.backends.manifest import file_by_role
+from android_harness.device.backends.ort_runtime import load_training_api
 from android_harness.device.backends.signature import MODEL_PREFIX, SignatureMismatch
+
+_api = load_training_api()  # torch-free on the device (see ort_runtime)
+CheckpointState, Module, Optimizer = _api.CheckpointState, _api.Module, _api.Optimizer
 
 
 class OrtBackend(TrainingBackend):
@@ -27,6 +30,7 @@ class OrtBackend(TrainingBackend):
     def __init__(self, folder: Path, manifest: dict[str, Any], initial: dict[str, np.ndarray]) -> None:
         super().__init__(folder, manifest, initial)
         self._paths = {r: str(folder / file_by_role(manifest, r)) for r in ("training", "eval", "optimizer", "checkpoint")}
+        self._stateless_optimizer = manifest.get("optimizer", {}).get("name") == "sgd"  # ORT's SGD block keeps no state
         self._open(self._paths["checkpoint"])
         inputs = self._module.input_names()
         outputs = self._module.output_names()
@@ -75,6 +79,21 @@ class OrtBackend(TrainingBackend):
                 raise KeyError(f"no parameter {name!r}")
             self._p(name).data = np.ascontiguousarray(value, dtype=np.float32)
 
+    def _reset_runtime(self) -> None:
+        self._load_state(self._paths["checkpoint"])
+
+    def _load_state(self, checkpoint: str) -> None:
+        """All parameters (and the optimizer state) from ``checkpoint``. With SGD, whose ORT optimizer keeps no
+        state, the values are copied into the open modules; otherwise (AdamW's moments live in the
+        CheckpointState, not reachable from Python) the modules are rebuilt on the loaded state."""
+        self._grad_masks = {}
+        if not self._stateless_optimizer:
+            self._open(checkpoint)
+            return
+        loaded = CheckpointState.load_checkpoint(checkpoint)
+        for name, param in loaded.parameters:
+            self._state.parameters[name].data = np.ascontiguousarray(param.data, dtype=np.float32)
+
     def _eval_chunk(self, x: np.ndarray) -> np.ndarray:
         for name, value in self.buffers.items():
             self._p(name).data = np.ascontiguousarray(value, dtype=np.float32)
@@ -91,7 +110,7 @@ class OrtBackend(TrainingBackend):
         CheckpointState.save_checkpoint(self._state, str(folder / "checkpoint"), include_optimizer_state=True)
 
     def _load_runtime(self, folder: Path) -> None:
-        self._open(str(folder / "checkpoint"))
+        self._load_state(str(folder / "checkpoint"))
 
 
 def _no_spin():

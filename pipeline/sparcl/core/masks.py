@@ -6,6 +6,10 @@ exporter can physically delete the channel). Keep counts are exact: a layer at s
 ``max(1, round((1 - s) * units))`` units, so every layer hits its target and none dies.
 
 * ``init_magnitude``: per-layer magnitude pruning of the current weights (the random init).
+* ``unit_norm_factors`` (optional, ``tdm_init_rescale``): per output unit, the factor that gives the
+  pruned init back its dense L2 norm. The paper's masked convs are each followed by BatchNorm, so the
+  shrunken pre-activations of a pruned init do not matter there; a norm-free MLP has no such
+  invariance (at 0.90 each pruned layer shrinks its outputs ~2x), and this restores the scale.
 * ``update``: TDM's drop then grow. Drop keeps the top live units by ``|w| + lambda * |grad|``
   (channel L1 of that score when structured), ``grad`` being the previous batch's gradient of the
   total loss; grow turns random dead units back on. It returns per layer the *survivor* mask
@@ -50,6 +54,17 @@ def expand_units(units: np.ndarray, shape: tuple[int, ...], structured: bool) ->
     if structured:
         return np.broadcast_to(units.reshape((-1,) + (1,) * (len(shape) - 1)), shape).astype(np.float32)
     return units.reshape(shape).astype(np.float32)
+
+
+def unit_norm_factors(weight: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Per output unit ``||w_row|| / ||w_row * mask_row||`` (1 where nothing or everything survives),
+    shaped to broadcast over ``weight``: multiply it into the masked weight to restore each unit's norm."""
+    w = np.asarray(weight, dtype=np.float64).reshape(weight.shape[0], -1)
+    m = np.asarray(mask, dtype=np.float64).reshape(weight.shape[0], -1)
+    dense = np.linalg.norm(w, axis=1)
+    kept = np.linalg.norm(w * m, axis=1)
+    factors = np.where(kept > 0, dense / np.where(kept > 0, kept, 1.0), 1.0)
+    return factors.reshape((-1,) + (1,) * (np.ndim(weight) - 1)).astype(np.float32)
 
 
 class MaskSet:
