@@ -55,6 +55,13 @@ VARIANTS = {    # labelled SparCL-DER++ rows beside the main grid: name -> (spar
     "no-ddr": ((0.75, 0.90), {"ddr": False}),
 }
 MAIN = {"tdm_init_rescale": True}
+BN_DATASETS = ("fashion_mnist",)   # BatchNorm MLP rows; not on Digits, where DDR leaves 1-sample last batches
+BN_RUNS = {"bn-dense-derpp": None, "bn-sparcl-derpp-0.75": 0.75, "bn-sparcl-derpp-0.90": 0.90}
+
+
+def base_name(name: str) -> str:
+    """The dense run a row is compared with (BatchNorm rows: the dense BatchNorm MLP)."""
+    return "bn-dense-derpp" if name.startswith("bn-") else f"dense-{name.split('-')[1]}"
 
 
 ABLATIONS = {   # which SparCL part costs accuracy: DER++ at 0.75 with one part on (or the mask held static)
@@ -66,11 +73,11 @@ ABLATIONS = {   # which SparCL part costs accuracy: DER++ at 0.75 with one part 
 
 
 def run_one(dataset: str, method: str, sparsity: float | None, structured: bool, seed: int,
-            parts: dict | None = None) -> dict:
+            parts: dict | None = None, norm: str = "none") -> dict:
     cfg = DATASETS[dataset]
     table = {
         "name": f"bench-sparcl-{dataset}", "seed": seed, "data": cfg["data"],
-        "model": {"kind": "mlp", "hidden": [400, 400]},
+        "model": {"kind": "mlp", "hidden": [400, 400], "norm": norm},
         "train": {"method": method, "epochs": cfg["epochs"], "buffer_size": 200, "batch_size": 32,
                   "buffer_batch_size": 32, "lr": 0.03},
         "sparcl": {"enabled": sparsity is not None, "sparsity": sparsity or 0.75, "structured": structured,
@@ -121,15 +128,15 @@ def label(method: str, sparsity: float | None, structured: bool) -> str:
 def make_rows(dataset: str, runs: dict[str, dict]) -> list[dict]:
     rows = []
     for name, r in runs.items():
-        method = name.split("-")[1]
-        base = runs[f"dense-{method}"]
+        method = "derpp" if name.startswith("bn-") else name.split("-")[1]
+        base = runs[base_name(name)]
         full = f"{dataset}/{name}"
-        if name.startswith(("ablation", "variant")):
+        if name.startswith(("ablation", "variant", "bn-")):
             rows += [{"name": full, "metric": m, "value": round(r[k], 2), "unit": u, "goal": None}
                      for m, k, u in (("class_il", "class_il", "%"), ("task_il", "task_il", "%"), ("train_flops", "flops", "FLOP"))]
-            rows.append({"name": full, "metric": f"class_il_delta_vs_dense_{method}",
+            rows.append({"name": full, "metric": f"class_il_delta_vs_{base_name(name).replace('-', '_')}",
                          "value": round(r["class_il"] - base["class_il"], 2), "unit": "points", "goal": None})
-            rows.append({"name": full, "metric": f"train_flops_ratio_vs_dense_{method}",
+            rows.append({"name": full, "metric": f"train_flops_ratio_vs_{base_name(name).replace('-', '_')}",
                          "value": round(base["flops"] / r["flops"], 2), "unit": "x", "goal": None})
             continue
         rows += [
@@ -160,7 +167,38 @@ def make_rows(dataset: str, runs: dict[str, dict]) -> list[dict]:
     return rows
 
 
-def markdown(command: str, env: str, tables: dict[str, dict[str, dict]]) -> str:
+SEEDED = {   # the goal rows repeated over seeds (--seeds): name -> (sparsity, spec overrides)
+    "dense-derpp": (None, None),
+    "sparcl-derpp-0.75": (0.75, None),
+    "sparcl-derpp-0.90": (0.90, None),
+    "variant-derpp-0.75-no-ddr": (0.75, VARIANTS["no-ddr"][1]),
+}
+
+
+def seed_stats(values: list[float]) -> tuple[float, float]:
+    mean = sum(values) / len(values)
+    sd = (sum((v - mean) ** 2 for v in values) / (len(values) - 1)) ** 0.5 if len(values) > 1 else 0.0
+    return mean, sd
+
+
+def seed_rows(dataset: str, runs: dict[str, list[float]]) -> list[dict]:
+    """Per name: mean / sd of class-IL over seeds, and the mean paired delta vs dense DER++ (same seeds)."""
+    rows, base = [], runs["dense-derpp"]
+    for name, vals in runs.items():
+        mean, sd = seed_stats(vals)
+        delta, dsd = seed_stats([v - b for v, b in zip(vals, base)])
+        rows += [{"name": f"{dataset}/{name}", "metric": "class_il_mean_over_seeds", "value": round(mean, 2), "unit": "%",
+                  "goal": None, "seeds": len(vals)},
+                 {"name": f"{dataset}/{name}", "metric": "class_il_sd_over_seeds", "value": round(sd, 2), "unit": "points",
+                  "goal": None, "seeds": len(vals)}]
+        if name != "dense-derpp":
+            rows.append({"name": f"{dataset}/{name}", "metric": "class_il_delta_vs_dense_derpp_mean_over_seeds",
+                         "value": round(delta, 2), "unit": "points", "goal": None, "seeds": len(vals), "sd": round(dsd, 2)})
+    return rows
+
+
+def markdown(command: str, env: str, tables: dict[str, dict[str, dict]],
+             seeded: dict[str, dict[str, list[float]]] | None = None) -> str:
     lines = ["## SparCL (`bench/sparcl.py`)", "", f"Command: `{command}`  ", f"Environment: {env}", ""]
     for dataset, runs in tables.items():
         cfg = DATASETS[dataset]
@@ -168,7 +206,7 @@ def markdown(command: str, env: str, tables: dict[str, dict[str, dict]]) -> str:
                   "| run | class-IL % | task-IL % | train GFLOP | FLOPs ratio vs dense | class-IL delta | wall s | wall ratio | sliced step speed-up |",
                   "|---|---|---|---|---|---|---|---|---|"]
         for name, r in runs.items():
-            base = runs[f"dense-{name.split('-')[1]}"]
+            base = runs[base_name(name)]
             if name.startswith("ablation"):
                 continue
             lines.append(f"| {name} | {r['class_il']:.1f} | {r['task_il']:.1f} | {r['flops'] / 1e9:.2f} | "
@@ -182,14 +220,27 @@ def markdown(command: str, env: str, tables: dict[str, dict[str, dict]]) -> str:
                       + "; ".join(f"{k.split('-', 3)[3]} {v['class_il'] - runs['dense-derpp']['class_il']:+.1f} points, "
                                   f"{runs['dense-derpp']['flops'] / v['flops']:.2f}x" for k, v in ablation.items()), ""]
         for sp, (min_ratio, min_delta) in GOALS.items():
-            for name, what in ((label("derpp", sp, False), "rescaled init"), (f"variant-derpp-{sp:.2f}-literal-init", "literal init")):
+            for name, what in ((label("derpp", sp, False), "rescaled init"), (f"variant-derpp-{sp:.2f}-literal-init", "literal init"),
+                               (f"bn-sparcl-derpp-{sp:.2f}", "BatchNorm MLP vs dense BatchNorm MLP")):
                 if name not in runs:
                     continue
-                r, base = runs[name], runs["dense-derpp"]
+                r, base = runs[name], runs[base_name(name)]
                 ratio, delta = base["flops"] / r["flops"], r["class_il"] - base["class_il"]
                 verdict = "met" if ratio >= min_ratio and delta >= min_delta else "NOT met"
                 lines.append(f"- Goal SparCL-DER++ {sp:.2f} ({what}): class-IL within {-min_delta:g} point(s) of dense DER++ "
                              f"at >= {min_ratio:g}x fewer training FLOPs -> {delta:+.1f} points at {ratio:.2f}x: **{verdict}**")
+        if seeded and dataset in seeded:
+            runs_s = seeded[dataset]
+            base = runs_s["dense-derpp"]
+            parts = []
+            for name, vals in runs_s.items():
+                mean, sd = seed_stats(vals)
+                text = f"{name} {mean:.1f} +- {sd:.1f}"
+                if name != "dense-derpp":
+                    d, dsd = seed_stats([v - b for v, b in zip(vals, base)])
+                    text += f" (delta {d:+.1f} +- {dsd:.1f})"
+                parts.append(text)
+            lines += [f"- Over {len(base)} seeds (class-IL mean +- sd, delta paired by seed): " + "; ".join(parts)]
         lines.append("")
     lines.append(NOTES)
     return "\n".join(lines)
@@ -214,6 +265,10 @@ NOTES = """Notes (read with the tables above):
   the sparse net starts out with tiny logits and learns new classes late. `literal-init` rows are the
   paper's plain magnitude-pruned init (the previous method of this bench). `first-dense` keeps the input
   layer dense (charged at full cost) like the paper's dense stem; `no-ddr` is TDM + DGM without DDR.
+  `bn-*` rows (Fashion-MNIST only) put BatchNorm1d after each hidden Linear, like the BN after every
+  masked conv of the paper's ResNet-18, and compare with the dense BatchNorm MLP; not run on Digits,
+  where DDR's removals leave a 1-sample last batch that BatchNorm cannot train on (the reference
+  skips incomplete batches; the host trainer keeps them). BatchNorm models do not export to ORT.
 - Accuracy: these are short runs (20 / 10 epochs per task) of a 2x400 MLP, not the paper's 50-epoch
   ResNet-18 on CIFAR-10; one seed; test sets are ~90 samples per task (Digits) / 400 (Fashion), so
   +-1-2 points is noise. The ablation rows show which part costs accuracy.
@@ -240,10 +295,12 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--ablation", action="store_true", help="also run DER++ 0.75 with each SparCL part alone")
     ap.add_argument("--no-variants", action="store_true", help="skip the labelled literal-init / first-dense / no-ddr rows")
+    ap.add_argument("--seeds", type=int, default=1,
+                    help="repeat the goal rows (dense / SparCL-DER++ 0.75, 0.90, no-ddr 0.75) over this many seeds")
     args = ap.parse_args()
     torch.set_num_threads(1)          # tiny models: one thread is faster and fairer on a shared 2-core box
     command = ("python bench/sparcl.py" + (" --quick" if args.quick else "") + (" --ablation" if args.ablation else "")
-               + (" --no-variants" if args.no_variants else "")
+               + (" --no-variants" if args.no_variants else "") + (f" --seeds {args.seeds}" if args.seeds > 1 else "")
                + (f" --seed {args.seed}" if args.seed else ""))
     env = (f"python {platform.python_version()}, torch {torch.__version__}, {os.cpu_count()} CPUs shared "
            f"(torch threads {torch.get_num_threads()}), {platform.machine()}, load average at start "
@@ -254,33 +311,52 @@ def main() -> None:
         (m, s, st, None) for m in METHODS for st in (False, True) for s in SPARSITIES]
     if not args.no_variants:
         grid += [("derpp", sp, False, f"variant:{v}") for v, (sps, _) in VARIANTS.items() for sp in sps]
+        grid += [("derpp", sp, False, f"bn:{name}") for name, sp in BN_RUNS.items()]
     if args.ablation:
         grid += [("derpp", 0.75, False, part) for part in ABLATIONS]
+    extra_seeds = [args.seed + k for k in range(1, args.seeds)]
     tables: dict[str, dict[str, dict]] = {}
+    seeded: dict[str, dict[str, list[float]]] = {}
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()) as bar:
-        job = bar.add_task("sparcl bench", total=len(grid) * len(datasets))
+        job = bar.add_task("sparcl bench", total=(len(grid) + len(SEEDED) * len(extra_seeds)) * len(datasets))
         for dataset in datasets:
             runs: dict[str, dict] = {}
             for method, sp, st, part in grid:
-                name, parts = label(method, sp, st), None
-                if part and part.startswith("variant:"):
+                name, parts, norm = label(method, sp, st), None, "none"
+                if part and part.startswith("bn:"):
+                    if dataset not in BN_DATASETS:
+                        bar.advance(job)
+                        continue
+                    name, norm = part[3:], "batch"
+                elif part and part.startswith("variant:"):
                     name, parts = f"variant-derpp-{sp:.2f}-{part[8:]}", VARIANTS[part[8:]][1]
                 elif part:
                     name, parts = f"ablation-derpp-0.75-{part}", ABLATIONS[part]
                 bar.update(job, description=f"{dataset} {name}")
-                runs[name] = run_one(dataset, method, sp, st, args.seed, parts)
+                runs[name] = run_one(dataset, method, sp, st, args.seed, parts, norm)
                 bar.advance(job)
                 bar.console.print(f"{dataset:14s} {name:32s} class-IL {runs[name]['class_il']:5.1f}  "
                                   f"task-IL {runs[name]['task_il']:5.1f}  {runs[name]['flops'] / 1e9:8.2f} GFLOP  "
                                   f"{runs[name]['wall_s']:6.1f} s")
             tables[dataset] = runs
+            seeded[dataset] = {name: [runs[name]["class_il"]] for name in SEEDED if name in runs}
+            for seed in extra_seeds:
+                for name in seeded[dataset]:
+                    bar.update(job, description=f"{dataset} {name} seed {seed}")
+                    sp, parts = SEEDED[name]
+                    r = run_one(dataset, "derpp", sp, False, seed, parts)
+                    seeded[dataset][name].append(r["class_il"])
+                    bar.advance(job)
+                    bar.console.print(f"{dataset:14s} {name:32s} seed {seed} class-IL {r['class_il']:5.1f}")
     rows = [row for dataset, runs in tables.items() for row in make_rows(dataset, runs)]
+    if extra_seeds:
+        rows += [row for dataset, runs in seeded.items() for row in seed_rows(dataset, runs)]
     out = ROOT / "results" / "sparcl.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".json.tmp")
     tmp.write_text(json.dumps({"command": command, "environment": env, "rows": rows}, indent=1))
     os.replace(tmp, out)
-    write_section(ROOT / "RESULTS.md", markdown(command, env, tables))
+    write_section(ROOT / "RESULTS.md", markdown(command, env, tables, seeded if extra_seeds else {}))
     for row in rows:
         if "met" in row:
             print(f"goal {row['name']} {row['metric']} = {row['value']} {row['unit']} (goal {row['goal']}): "

@@ -14,7 +14,8 @@ from pipeline.config import parse_spec
 from pipeline.device_run import prepare_device_run
 from pipeline.energy import attribute_energy, load_trace
 
-EPOCHS = 120          # the x2 run: 4-10 s of training here, many gauge refreshes (0.5 s on the vphone)
+EPOCHS = 240          # the x2 run: 8-20 s of training here, many gauge refreshes (0.5 s on the vphone);
+                      # long enough that per-phase start-up costs stay small next to the steps
 TAIL_S = 1.5          # keep sampling after the session: the gauge reports the last phase late
 
 

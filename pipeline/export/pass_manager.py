@@ -98,14 +98,15 @@ def _fast(class_name: str) -> Callable[[], GraphPass]:
 
 # Speed passes (issue 9; bench/RESULTS.md has the per-op profile behind each), constructed per export.
 FAST_PASSES: list[Callable[[], GraphPass]] = [_fast(name) for name in (
-    "ConvToMatmul", "ReluBackwardAsMul", "AddmmAsMmAdd", "TransposeCancel", "DedupeSubexpressions")]
+    "MaxPoolAsSelect", "ConvToMatmul", "ReluBackwardAsMul", "AddmmAsMmAdd", "TransposeCancel", "DedupeSubexpressions")]
 
 
 def default_passes(spec: Any = None, *, decompose_maxpool_backward: bool = True) -> list[GraphPass]:
     """The passes an export runs: correctness passes, then the fast passes when ``spec.fast_passes``."""
     passes = _correctness_passes(decompose_maxpool_backward)
     if spec is None or getattr(spec, "fast_passes", True):
-        passes += [make() for make in FAST_PASSES]
-        # it needs the pooling backward before decompose_maxpool_backward rewrites it (then a no-op)
-        passes.insert(0, _fast("MaxPoolAsSelect")())
+        fast = [make() for make in FAST_PASSES]
+        # a pass that must see the graph before the correctness passes rewrite it says so
+        early = [p for p in fast if getattr(p, "before_correctness", False)]
+        passes = early + passes + [p for p in fast if p not in early]
     return passes

@@ -54,6 +54,7 @@ class OrtBackend(TrainingBackend):
         self._module.lazy_reset_grad()
         before = {n: self._p(n).data.copy() for n in (grad_masks or {})}
         outs = self._module(*[np.ascontiguousarray(a) for a in ordered])
+        self._grads_cleared = False
         self._grad_masks = {n: np.asarray(m, dtype=np.float32) for n, m in (grad_masks or {}).items()}
         self._optimizer.set_learning_rate(lr)
         self._optimizer.step()
@@ -67,6 +68,8 @@ class OrtBackend(TrainingBackend):
         out = {}
         for name in self.signature.parameter_names:
             g = np.array(self._p(name).grad, dtype=np.float32)
+            if getattr(self, "_grads_cleared", False):
+                g = np.zeros_like(g)
             out[name] = g * masks[name] if name in masks else g
         return out
 
@@ -87,6 +90,7 @@ class OrtBackend(TrainingBackend):
         state, the values are copied into the open modules; otherwise (AdamW's moments live in the
         CheckpointState, not reachable from Python) the modules are rebuilt on the loaded state."""
         self._grad_masks = {}
+        self._grads_cleared = True  # a fresh module's gradients are zero; kept ones are the last session's
         if not self._stateless_optimizer:
             self._open(checkpoint)
             return

@@ -105,6 +105,7 @@ def _eligible(ep: torch.export.ExportedProgram) -> tuple[int, str]:
 class MaxPoolAsSelect:
     name = "maxpool_select"
     stage = "et_joint"
+    before_correctness = True  # needs the pooling backward before decompose_maxpool_backward rewrites it
 
     def __call__(self, ep: torch.export.ExportedProgram) -> PassResult:
         count, why = _eligible(ep)
