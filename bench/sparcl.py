@@ -134,10 +134,14 @@ def make_rows(dataset: str, runs: dict[str, dict]) -> list[dict]:
         if name.startswith(("ablation", "variant", "bn-")):
             rows += [{"name": full, "metric": m, "value": round(r[k], 2), "unit": u, "goal": None}
                      for m, k, u in (("class_il", "class_il", "%"), ("task_il", "task_il", "%"), ("train_flops", "flops", "FLOP"))]
+            goal = GOALS.get(float(name.rsplit("-", 1)[1])) if name.startswith("bn-sparcl") else None
+            delta, ratio = r["class_il"] - base["class_il"], base["flops"] / r["flops"]
             rows.append({"name": full, "metric": f"class_il_delta_vs_{base_name(name).replace('-', '_')}",
-                         "value": round(r["class_il"] - base["class_il"], 2), "unit": "points", "goal": None})
+                         "value": round(delta, 2), "unit": "points", "goal": f">= {goal[1]:g}" if goal else None,
+                         **({"met": delta >= goal[1]} if goal else {})})
             rows.append({"name": full, "metric": f"train_flops_ratio_vs_{base_name(name).replace('-', '_')}",
-                         "value": round(base["flops"] / r["flops"], 2), "unit": "x", "goal": None})
+                         "value": round(ratio, 2), "unit": "x", "goal": f">= {goal[0]:g}" if goal else None,
+                         **({"met": ratio >= goal[0]} if goal else {})})
             continue
         rows += [
             {"name": full, "metric": "class_il", "value": round(r["class_il"], 2), "unit": "%", "goal": None},
@@ -167,11 +171,12 @@ def make_rows(dataset: str, runs: dict[str, dict]) -> list[dict]:
     return rows
 
 
-SEEDED = {   # the goal rows repeated over seeds (--seeds): name -> (sparsity, spec overrides)
-    "dense-derpp": (None, None),
-    "sparcl-derpp-0.75": (0.75, None),
-    "sparcl-derpp-0.90": (0.90, None),
-    "variant-derpp-0.75-no-ddr": (0.75, VARIANTS["no-ddr"][1]),
+SEEDED = {   # the goal rows repeated over seeds (--seeds): name -> (sparsity, spec overrides, model norm)
+    "dense-derpp": (None, None, "none"),
+    "sparcl-derpp-0.75": (0.75, None, "none"),
+    "sparcl-derpp-0.90": (0.90, None, "none"),
+    "variant-derpp-0.75-no-ddr": (0.75, VARIANTS["no-ddr"][1], "none"),
+    **{name: (sp, None, "batch") for name, sp in BN_RUNS.items()},
 }
 
 
@@ -183,16 +188,17 @@ def seed_stats(values: list[float]) -> tuple[float, float]:
 
 def seed_rows(dataset: str, runs: dict[str, list[float]]) -> list[dict]:
     """Per name: mean / sd of class-IL over seeds, and the mean paired delta vs dense DER++ (same seeds)."""
-    rows, base = [], runs["dense-derpp"]
+    rows = []
     for name, vals in runs.items():
+        base = runs[base_name(name)]
         mean, sd = seed_stats(vals)
         delta, dsd = seed_stats([v - b for v, b in zip(vals, base)])
         rows += [{"name": f"{dataset}/{name}", "metric": "class_il_mean_over_seeds", "value": round(mean, 2), "unit": "%",
                   "goal": None, "seeds": len(vals)},
                  {"name": f"{dataset}/{name}", "metric": "class_il_sd_over_seeds", "value": round(sd, 2), "unit": "points",
                   "goal": None, "seeds": len(vals)}]
-        if name != "dense-derpp":
-            rows.append({"name": f"{dataset}/{name}", "metric": "class_il_delta_vs_dense_derpp_mean_over_seeds",
+        if base_name(name) != name and "dense" not in name:
+            rows.append({"name": f"{dataset}/{name}", "metric": f"class_il_delta_vs_{base_name(name).replace('-', '_')}_mean_over_seeds",
                          "value": round(delta, 2), "unit": "points", "goal": None, "seeds": len(vals), "sd": round(dsd, 2)})
     return rows
 
@@ -231,16 +237,15 @@ def markdown(command: str, env: str, tables: dict[str, dict[str, dict]],
                              f"at >= {min_ratio:g}x fewer training FLOPs -> {delta:+.1f} points at {ratio:.2f}x: **{verdict}**")
         if seeded and dataset in seeded:
             runs_s = seeded[dataset]
-            base = runs_s["dense-derpp"]
             parts = []
             for name, vals in runs_s.items():
                 mean, sd = seed_stats(vals)
                 text = f"{name} {mean:.1f} +- {sd:.1f}"
-                if name != "dense-derpp":
-                    d, dsd = seed_stats([v - b for v, b in zip(vals, base)])
+                if "dense" not in name:
+                    d, dsd = seed_stats([v - b for v, b in zip(vals, runs_s[base_name(name)])])
                     text += f" (delta {d:+.1f} +- {dsd:.1f})"
                 parts.append(text)
-            lines += [f"- Over {len(base)} seeds (class-IL mean +- sd, delta paired by seed): " + "; ".join(parts)]
+            lines += [f"- Over {len(runs_s['dense-derpp'])} seeds (class-IL mean +- sd, delta paired by seed): " + "; ".join(parts)]
         lines.append("")
     lines.append(NOTES)
     return "\n".join(lines)
@@ -318,7 +323,7 @@ def main() -> None:
     tables: dict[str, dict[str, dict]] = {}
     seeded: dict[str, dict[str, list[float]]] = {}
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()) as bar:
-        job = bar.add_task("sparcl bench", total=(len(grid) + len(SEEDED) * len(extra_seeds)) * len(datasets))
+        job = bar.add_task("sparcl bench", total=len(grid) * len(datasets) + len(SEEDED) * len(extra_seeds) * len(datasets))
         for dataset in datasets:
             runs: dict[str, dict] = {}
             for method, sp, st, part in grid:
@@ -343,8 +348,8 @@ def main() -> None:
             for seed in extra_seeds:
                 for name in seeded[dataset]:
                     bar.update(job, description=f"{dataset} {name} seed {seed}")
-                    sp, parts = SEEDED[name]
-                    r = run_one(dataset, "derpp", sp, False, seed, parts)
+                    sp, parts, norm = SEEDED[name]
+                    r = run_one(dataset, "derpp", sp, False, seed, parts, norm)
                     seeded[dataset][name].append(r["class_il"])
                     bar.advance(job)
                     bar.console.print(f"{dataset:14s} {name:32s} seed {seed} class-IL {r['class_il']:5.1f}")

@@ -27,6 +27,7 @@ from rich.table import Table
 
 from android_harness.android_device import AndroidDevice
 from android_harness.session import SessionDriver
+from android_harness.shell_quote import quote
 from pipeline.cl.metrics import summarize
 from pipeline.config import ExperimentSpec, ReplaySpec
 from pipeline.device_run import DeviceRun, prepare_device_run
@@ -35,6 +36,7 @@ from pipeline.miro.tuner import TaskInfo
 
 
 MAX_RELAUNCHES = 2
+SETTLE_TIMEOUT_S = 3.0
 
 
 class TaskTuner(Protocol):
@@ -102,12 +104,35 @@ def _session_energy(run: DeviceRun, folder: Path, result: dict) -> tuple[float |
         return None, str(exc)
 
 
+def wait_for_battery_power(device: AndroidDevice, remote_csv: str, timeout_s: float = SETTLE_TIMEOUT_S) -> bool:
+    """Wait until the sampler's last power.csv row was taken on battery (no charger status, no current into
+    the battery). After the unplug guard the fuel gauge reports the charger for up to one refresh (1 s on
+    many phones); a session shorter than that, as they are with the persistent runner, would otherwise hold
+    only that sample and its energy be refused. Host-side, outside the session's window; False on timeout."""
+    from pipeline.energy.trace import CHARGING_INTO_A, EXTERNAL_POWER_STATUS
+
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        row = device.shell(f"tail -n 1 {quote(remote_csv)} 2>/dev/null", check=False).stdout.strip().split(",")
+        if len(row) >= 6 and row[0] != "t" and not row[0].startswith("#"):
+            try:
+                into_a = device.profile.current_ua(float(row[1])) * 1e-6
+            except ValueError:
+                into_a = 0.0
+            if row[5].strip() not in EXTERNAL_POWER_STATUS and into_a <= CHARGING_INTO_A:
+                return True
+        time.sleep(0.2)
+    return False
+
+
 def run_session(run: DeviceRun, session_spec, local: Path, progress: bool = True) -> tuple[dict, float | None, str | None]:
     """Start one session (power sampled around it), stream it to the end, pull its folder."""
     driver = SessionDriver(run.device, run.reconnect, served=run.served)
     remote = driver.remote_dir(session_spec.session_id)
     sampling = run.power_sampling(f"{remote}/power.csv")
-    with sampling:
+    with sampling as sampler:
+        if sampler is not None:
+            wait_for_battery_power(run.device, f"{remote}/power.csv")
         handle = driver.start(session_spec)
         epochs = session_spec.train.epochs * len(session_spec.tasks)
         for attempt in range(1 + MAX_RELAUNCHES):
