@@ -10,7 +10,6 @@ for the data.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import time
@@ -20,6 +19,7 @@ from pathlib import Path, PurePosixPath
 from rich.progress import BarColumn, DownloadColumn, Progress, TransferSpeedColumn
 
 from android_harness.android_device import AndroidDevice
+from android_harness.device.fileio import sha256_file
 from android_harness.shell_quote import quote
 from pipeline.errors import DataError, DeviceError
 
@@ -48,14 +48,6 @@ class DeployReport:
     seconds: float = 0.0
     simulated: bool = False
     phase_seconds: dict[str, float] = field(default_factory=dict)   # check, push, verify (summed)
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while block := f.read(1 << 20):
-            h.update(block)
-    return h.hexdigest()
 
 
 def read_manifest(manifest: Path) -> list[DeployFile]:
@@ -89,7 +81,7 @@ def read_manifest(manifest: Path) -> list[DeployFile]:
         files.append(DeployFile(rel, local, digest, size))
     if problems:
         raise DataError(f"{manifest}: " + "; ".join(problems))
-    files.append(DeployFile(manifest.name, manifest, _sha256(manifest), manifest.stat().st_size))
+    files.append(DeployFile(manifest.name, manifest, sha256_file(manifest), manifest.stat().st_size))
     return files
 
 

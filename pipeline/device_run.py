@@ -17,7 +17,8 @@ from android_harness.android_device import AndroidDevice
 from android_harness.bundle import build_device_zip, zip_digest
 from android_harness.cache_dir import edgecl_home
 from android_harness.deploy import deploy
-from android_harness.device.backends.manifest import MANIFEST_FORMAT, sha256_file
+from android_harness.device.backends.manifest import MANIFEST_FORMAT
+from android_harness.device.fileio import sha256_file
 from android_harness.device.session_spec import SessionSpec
 from android_harness.session import REMOTE_RUNNER
 from pipeline.config import ExperimentSpec, ReplaySpec

@@ -9,12 +9,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from android_harness.device.fileio import write_text_atomic
 
 from pipeline.cl.metrics import average_accuracy, summarize
 
@@ -73,13 +74,13 @@ class CLResult:
         """Write the result files into ``folder``; return the path of ``result.json``."""
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
-        _atomic(folder / "result.json", json.dumps(self.to_dict(), indent=1))
+        write_text_atomic(folder / "result.json", json.dumps(self.to_dict(), indent=1))
         for name, m in (("accuracy_class_il.csv", self.class_il), ("accuracy_task_il.csv", self.task_il)):
             rows = [["after_task"] + [f"task{j}" for j in range(len(m))]]
             rows += [[str(i)] + ["" if np.isnan(v) else f"{v:.4f}" for v in row] for i, row in enumerate(m)]
-            _atomic(folder / name, _csv(rows))
+            write_text_atomic(folder / name, _csv(rows))
         cost_fields = list(asdict(self.costs[0])) if self.costs else ["task"]
-        _atomic(folder / "tasks.csv", _csv([cost_fields] + [[str(v) for v in asdict(c).values()] for c in self.costs]))
+        write_text_atomic(folder / "tasks.csv", _csv([cost_fields] + [[str(v) for v in asdict(c).values()] for c in self.costs]))
         return folder / "result.json"
 
 
@@ -88,8 +89,3 @@ def _csv(rows: list[list[str]]) -> str:
     csv.writer(buf, lineterminator="\n").writerows(rows)
     return buf.getvalue()
 
-
-def _atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)

@@ -2,7 +2,6 @@
 ``tasks.json`` (classes, counts, sha256 of every shard, normalisation statistics). Numpy-only."""
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path
@@ -10,20 +9,13 @@ from typing import Any
 
 import numpy as np
 
+from android_harness.device.fileio import sha256_file
 from pipeline.datasets.dataset import Dataset
 from pipeline.datasets.shards import read_shard, write_shard
 from pipeline.datasets.split import Task
 from pipeline.errors import DataError
 
 INDEX_NAME = "tasks.json"
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def write_task_shards(tasks: list[Task], ds: Dataset, folder: str | Path) -> Path:
@@ -37,7 +29,7 @@ def write_task_shards(tasks: list[Task], ds: Dataset, folder: str | Path) -> Pat
             name = f"task{task.index}_{split}.shard"
             write_shard(folder / name, x.astype(np.float32), y, {"task": task.index, "split": split,
                                                                   "classes": task.classes.tolist()})
-            entry[split] = {"file": name, "count": int(len(y)), "sha256": _sha256(folder / name)}
+            entry[split] = {"file": name, "count": int(len(y)), "sha256": sha256_file(folder / name)}
         entries.append(entry)
     index = {
         "dataset": ds.name, "source": ds.source, "num_classes": ds.num_classes,
@@ -73,7 +65,7 @@ def read_task_shards(folder: str | Path) -> list[Task]:
             path = folder / entry[split]["file"]
             if not path.is_file():
                 raise DataError(f"{path}: shard listed in {INDEX_NAME} is missing")
-            if _sha256(path) != entry[split]["sha256"]:
+            if sha256_file(path) != entry[split]["sha256"]:
                 read_shard(path)  # raises naming the corrupted record when it can
                 raise DataError(f"{path}: sha256 differs from {INDEX_NAME}")
             x, y, _ = read_shard(path)

@@ -5,10 +5,11 @@ not match is refused before a runtime ever parses it.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 from typing import Any
+
+from android_harness.device.fileio import sha256_file
 
 MANIFEST_FORMAT = "edgecl-manifest/1"
 MANIFEST_NAME = "manifest.json"
@@ -16,14 +17,6 @@ MANIFEST_NAME = "manifest.json"
 
 class ManifestError(ValueError):
     """The manifest is missing, of another format, or a listed file is missing or changed."""
-
-
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def file_entry(root: Path, path: Path, role: str) -> dict[str, Any]:
