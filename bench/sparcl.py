@@ -13,7 +13,8 @@ run), ``first-dense`` (input layer left dense, only hidden->hidden masked, like 
 stem) and ``no-ddr`` (TDM + DGM only: what DDR's data removal costs).
 
     /work/venv/bin/python bench/sparcl.py --ablation  # digits + fashion_mnist, + which part costs accuracy
-    /work/venv/bin/python bench/sparcl.py             # digits + fashion_mnist, main grid + labelled variants
+    /work/venv/bin/python bench/sparcl.py --seeds 3   # digits + fashion_mnist, main grid + labelled variants,
+                                                      # goal rows over 3 seeds (~6 min idle, ~12 min loaded)
     /work/venv/bin/python bench/sparcl.py --quick     # digits only
 
 Writes ``bench/results/sparcl.json`` and the SparCL section of ``bench/RESULTS.md``.
@@ -266,8 +267,8 @@ NOTES = """Notes (read with the tables above):
 - Init: the main grid sets `sparcl.tdm_init_rescale = true`: after the magnitude-pruned init each masked
   unit's weights are scaled back to the unit's dense L2 norm (once, at the first task). The paper's masked
   3x3 convs are each followed by BatchNorm, which makes them blind to that scale; a norm-free MLP is not
-  (a pruned init at 0.90 shrinks every masked layer's outputs ~2x, compounding over layers), so without it
-  the sparse net starts out with tiny logits and learns new classes late. `literal-init` rows are the
+  (a pruned init at 0.90 shrinks every masked layer's outputs ~2x, compounding over layers); the
+  `literal-init` rows lose most where that shrinkage is largest (0.90 / 0.95). `literal-init` rows are the
   paper's plain magnitude-pruned init (the previous method of this bench). `first-dense` keeps the input
   layer dense (charged at full cost) like the paper's dense stem; `no-ddr` is TDM + DGM without DDR.
   `bn-*` rows (Fashion-MNIST only) put BatchNorm1d after each hidden Linear, like the BN after every
