@@ -10,10 +10,8 @@ Writes bench/results/cl_reference.json and the "CL reference" section of bench/R
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
-import re
 import shlex
 import sys
 import time
@@ -26,12 +24,10 @@ from rich.progress import Progress
 from pipeline.cl.trainer import train_host
 from pipeline.config import load_spec
 from pipeline.datasets.images import FASHION_MNIST_ROOT
+from results_io import write_results_json, write_section
 
 ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "bench" / "results" / "cl_reference.json"
-MARKDOWN = ROOT / "bench" / "RESULTS.md"
 SECTION = "## CL reference (host, PyTorch eager)"
-START, END = "<!-- bench/cl_reference.py start -->", "<!-- bench/cl_reference.py end -->"
 
 
 def variants() -> list[tuple[str, dict]]:
@@ -97,13 +93,13 @@ def main() -> None:
                              "value": round(mean["wall_s"] / base, 3), "unit": "x", "goal": "lower"})
     env = {"python": platform.python_version(), "torch": torch.__version__, "cpu_count": os.cpu_count(),
            "threads": torch.get_num_threads(), "machine": platform.machine()}
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps({"command": command, "env": env, "rows": rows}, indent=1))
-    write_markdown(command, env, table)
-    print(f"wrote {RESULTS} and the section of {MARKDOWN}")
+    results = write_results_json("cl_reference", command, rows, env=env)
+    write_section("cl_reference", markdown(command, env, table))
+    print(f"wrote {results} and the section of {results.parents[1] / 'RESULTS.md'}")
 
 
-def write_markdown(command: str, env: dict, table: dict) -> None:
+def markdown(command: str, env: dict, table: dict) -> str:
+    """This script's RESULTS.md section (between its markers), with the notes file appended."""
     lines = [SECTION, "", f"Command: `{command}`  ", f"Env: {env}", ""]
     for bench in dict.fromkeys(b for b, _ in table):
         seeds = next(s for (b, _), (_, _, s) in table.items() if b == bench)
@@ -115,13 +111,9 @@ def write_markdown(command: str, env: dict, table: dict) -> None:
                 lines.append(f"| {name} | {m['class_il']:.1f} +- {s['class_il']:.1f} | {m['task_il']:.1f} | "
                              f"{m['forgetting_class_il']:.1f} | {m['wall_s']:.1f} | {int(m['forward_samples'])} |")
         lines.append("")
-    text = MARKDOWN.read_text() if MARKDOWN.exists() else "# Benchmark results\n\n"
     notes_path = Path(__file__).with_name("cl_reference_notes.md")
-    notes = "\n" + notes_path.read_text().strip() + "\n" if notes_path.exists() else ""
-    block = f"{START}\n" + "\n".join(lines).rstrip() + "\n" + notes + f"{END}"
-    pattern = re.compile(re.escape(START) + r".*?" + re.escape(END), re.S)
-    text = pattern.sub(lambda _: block, text) if START in text else text.rstrip() + "\n\n" + block + "\n"
-    MARKDOWN.write_text(text)
+    notes = "\n\n" + notes_path.read_text().strip() if notes_path.exists() else ""
+    return "\n".join(lines).rstrip() + notes
 
 
 if __name__ == "__main__":

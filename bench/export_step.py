@@ -16,7 +16,6 @@ import argparse
 import json
 import os
 import platform
-import re
 import shlex
 import shutil
 import statistics
@@ -26,9 +25,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from results_io import write_results_json, write_section
+
 ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "bench" / "results" / "export_step.json"
-MARKDOWN = ROOT / "bench" / "RESULTS.md"
 BATCH = 32
 WORKER_TIMEOUT_S = 600
 # model -> (input shape, width); sized like the datasets they serve (digits/MNIST, CIFAR, MFCC frames)
@@ -100,11 +99,12 @@ def run_worker(model: str, runtime: str, folder: Path | None, fast: bool, repeat
     return json.loads(lines[-1])
 
 
-def write_markdown(command: str, rows: list[dict], env: str) -> None:
+def markdown(command: str, rows: list[dict], env: str) -> str:
+    """This script's RESULTS.md section (between its markers)."""
     by = {(r["name"], r["metric"]): r["value"] for r in rows}
     models = list(dict.fromkeys(r["name"] for r in rows))
     cols = sorted({m for _, m in by if m.endswith("_ratio_vs_eager")})
-    lines = ["<!-- bench/export_step.py start -->", "## Exported training step vs eager (bench/export_step.py)", "",
+    lines = ["## Exported training step vs eager (bench/export_step.py)", "",
              f"`{command}`", "", env, "",
              "| model | input | eager step (ms) | " + " | ".join(c.replace("_ratio_vs_eager", " / eager") for c in cols) + " |",
              "|---|---|---|" + "---|" * len(cols)]
@@ -116,15 +116,8 @@ def write_markdown(command: str, rows: list[dict], env: str) -> None:
     lines += ["", "`executorch` runs the issue-9 speed passes (convolution as im2col + bmm, etc.; per-kernel profile in "
               "the issue-9 section); `executorch_nofast` is the same program on the portable convolution kernels. ORT "
               "and eager use their default thread pools on this host. Host CPU measurements (no device), each runtime "
-              "in its own process.",
-              "<!-- bench/export_step.py end -->"]
-    block = "\n".join(lines)
-    text = MARKDOWN.read_text() if MARKDOWN.exists() else "# Benchmark results\n"
-    pattern = re.compile(r"<!-- bench/export_step.py start -->.*?<!-- bench/export_step.py end -->", re.S)
-    text = pattern.sub(block, text) if pattern.search(text) else text.rstrip() + "\n\n" + block + "\n"
-    tmp = MARKDOWN.with_suffix(".md.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, MARKDOWN)
+              "in its own process."]
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -182,9 +175,8 @@ def main() -> None:
     env = (f"{platform.machine()}, {os.cpu_count()} cores (shared), Python {platform.python_version()}, batch {BATCH}, "
            f"medians of up to {args.repeats} steps after a warm-up; eager timed before and after the runtimes, "
            f"the lower median is the baseline; fast passes registered: {len(FAST_PASSES)}")
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps({"command": command, "environment": env, "rows": rows}, indent=2))
-    write_markdown(command, rows, env)
+    write_results_json("export_step", command, rows, indent=2, environment=env)
+    write_section("export_step", markdown(command, rows, env))
     for r in rows:
         print(f"{r['name']:18s} {r['metric']:34s} {r['value']:10.3f} {r['unit']}")
 

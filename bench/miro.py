@@ -194,7 +194,7 @@ def main() -> None:
     energies = [v["energy_j"] for v in statics.values() if v["energy_j"]]
     if energies:
         notes.append(f"Static runs' energies span {min(energies):.1f}-{max(energies):.1f} J across the grid (simulated): "
-                     "per-session fixed costs, not EM/SB, dominate at this scale.")
+                     "the gauge noise on short session windows and any per-session fixed cost, not EM/SB, dominate at this scale.")
     data = {"command": command, "env": env, "rows": rows, "notes": notes, "simulated": True}
     (ROOT / "results").mkdir(exist_ok=True)
     tmp = ROOT / "results" / "miro.json.tmp"

@@ -32,9 +32,8 @@ from android_harness.adb import Adb, ServerAddress, adb_binary, start_private_se
 from android_harness.android_device import AndroidDevice
 from android_harness.deploy import deploy
 from android_harness.vphone.presets import USB2_LINK_MB_S, USB2_LINK_SOURCE
+from results_io import write_results_json, write_section
 
-RESULTS = Path(__file__).parent / "results" / "push.json"
-RESULTS_MD = Path(__file__).parent / "RESULTS.md"
 GOAL_RATIO = 0.8
 
 
@@ -95,12 +94,10 @@ def main() -> None:
         rows.append({"name": "deploy_payload", "metric": "size", "value": round(
             sum(f.stat().st_size for f in manifest.parent.rglob("*") if f.is_file()) / 1e6, 1), "unit": "MB",
             "goal": f"{len(json.loads(manifest.read_text())['files']) + 1} files, {args.rounds} alternating rounds, medians"})
-    out = {"command": command, "rows": rows}
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(out, indent=1) + "\n")
+    write_results_json("push", command, rows, trailing_newline=True)
     for r in rows:
         print(f"{r['name']:40s} {r['value']:>10} {r['unit']:6s} goal {r['goal']}")
-    update_results_md(command, rows)
+    write_section("push", markdown(command, rows))
 
 
 def run(device: AndroidDevice, server: ServerAddress, manifest: Path, rounds: int, link: str) -> list[dict]:
@@ -150,30 +147,21 @@ def run(device: AndroidDevice, server: ServerAddress, manifest: Path, rounds: in
     ]
 
 
-def update_results_md(command: str, rows: list[dict]) -> None:
-    """Replace (or append) this script's section of bench/RESULTS.md."""
-    start, end = "<!-- bench/push.py start -->", "<!-- bench/push.py end -->"
+def markdown(command: str, rows: list[dict]) -> str:
+    """This script's section of bench/RESULTS.md (between its markers)."""
     table = "\n".join(f"| {r['name']}{r.get('note', '')} | {r['value']} {r['unit']} | {r['goal'] or ''} |"
                       for r in rows)
-    section = (f"{start}\n## Deploy vs `adb push` (bench/push.py)\n\n`{command}`\n\n"
-               "Same files, same real adb 36 server, same virtual phone (simulated device), alternating "
-               "rounds, medians. Deploy time includes the remote sha256 check, push to temp names "
-               "(sha256 of the sent bytes on the way), on-device verify and rename; `adb push` does none "
-               "of these checks. Two links: unthrottled loopback, and a USB-2-like link of "
-               f"{USB2_LINK_MB_S:g} MB/s each way ({USB2_LINK_SOURCE}). The transfer-phase rows isolate "
-               "the data path; the gap between them and the full-deploy ratio is the verification work "
-               "(one on-device sha256 pass over everything pushed, plus two shell round trips), which "
-               "weighs most on the unthrottled loopback link.\n\n"
-               "| figure | value | goal |\n|---|---|---|\n"
-               f"{table}\n{end}")
-    text = RESULTS_MD.read_text() if RESULTS_MD.exists() else "# Benchmark results\n"
-    if start in text and end in text:
-        text = text[: text.index(start)] + section + text[text.index(end) + len(end):]
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    tmp = RESULTS_MD.with_suffix(".md.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, RESULTS_MD)
+    return (f"## Deploy vs `adb push` (bench/push.py)\n\n`{command}`\n\n"
+            "Same files, same real adb 36 server, same virtual phone (simulated device), alternating "
+            "rounds, medians. Deploy time includes the remote sha256 check, push to temp names "
+            "(sha256 of the sent bytes on the way), on-device verify and rename; `adb push` does none "
+            "of these checks. Two links: unthrottled loopback, and a USB-2-like link of "
+            f"{USB2_LINK_MB_S:g} MB/s each way ({USB2_LINK_SOURCE}). The transfer-phase rows isolate "
+            "the data path; the gap between them and the full-deploy ratio is the verification work "
+            "(one on-device sha256 pass over everything pushed, plus two shell round trips), which "
+            "weighs most on the unthrottled loopback link.\n\n"
+            "| figure | value | goal |\n|---|---|---|\n"
+            f"{table}")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,6 @@ Run: ``python bench/sampler.py [--window 15]``
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import shlex
@@ -30,9 +29,8 @@ from android_harness.adb import Adb, ServerAddress, start_private_server
 from android_harness.android_device import AndroidDevice
 from android_harness.power import PowerSampler
 from pipeline.energy import read_power_csv
+from results_io import write_results_json, write_section
 
-RESULTS = Path(__file__).parent / "results" / "sampler.json"
-RESULTS_MD = Path(__file__).parent / "RESULTS.md"
 GOAL_CPU_10HZ = 3.0          # percent of one core
 WARMUP_S = 1.5
 
@@ -103,22 +101,14 @@ def run(device: AndroidDevice, window: float, tmp: Path) -> list[dict]:
     return rows
 
 
-def write_md(command: str, rows: list[dict], window: float) -> None:
-    start, end = "<!-- bench/sampler.py start -->", "<!-- bench/sampler.py end -->"
+def markdown(command: str, rows: list[dict], window: float) -> str:
+    """This script's section of bench/RESULTS.md (between its markers)."""
     table = "\n".join(f"| {r['name']} | {r['value']} {r['unit']} | {r['goal']} |" for r in rows)
-    section = (f"{start}\n## Power sampler overhead (bench/sampler.py)\n\n`{command}`\n\n"
-               f"CPU time of the sampler process from /proc/<pid>/stat (sh fallback: with its `sleep` children) over "
-               f"a {window:g} s window after {WARMUP_S:g} s warm-up, as a share of one core; achieved rate and sample "
-               "gaps from the CSV it wrote. On the vphone the sampler is a real process on this 2-core shared host "
-               "(simulated device).\n\n| figure | value | goal |\n|---|---|---|\n" + table + f"\n{end}")
-    text = RESULTS_MD.read_text() if RESULTS_MD.exists() else "# Benchmark results\n"
-    if start in text and end in text:
-        text = text[:text.index(start)] + section + text[text.index(end) + len(end):]
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    tmp = RESULTS_MD.with_suffix(".md.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, RESULTS_MD)
+    return (f"## Power sampler overhead (bench/sampler.py)\n\n`{command}`\n\n"
+            f"CPU time of the sampler process from /proc/<pid>/stat (sh fallback: with its `sleep` children) over "
+            f"a {window:g} s window after {WARMUP_S:g} s warm-up, as a share of one core; achieved rate and sample "
+            "gaps from the CSV it wrote. On the vphone the sampler is a real process on this 2-core shared host "
+            "(simulated device).\n\n| figure | value | goal |\n|---|---|---|\n" + table)
 
 
 def main() -> None:
@@ -145,10 +135,9 @@ def main() -> None:
                 vphone.stop(info, server, base=tmp)
                 server_proc.kill()
                 server_proc.wait(timeout=10)
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps({"command": command, "rows": rows}, indent=1))
-    write_md(command, rows, args.window)
-    print(f"wrote {RESULTS} and {RESULTS_MD}")
+    results = write_results_json("sampler", command, rows)
+    write_section("sampler", markdown(command, rows, args.window))
+    print(f"wrote {results} and {results.parents[1] / 'RESULTS.md'}")
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import json
 import os
 import platform
 import sys
@@ -37,6 +36,7 @@ from pipeline.cl.trainer import HostTrainer
 from pipeline.config import parse_spec
 from pipeline.export.structured import prune_channels
 from pipeline.sparcl.policies import build_training_policy, channel_masks_by_layer
+from results_io import write_results_json, write_section
 
 ROOT = Path(__file__).resolve().parent
 SPARSITIES = (0.75, 0.90, 0.95)
@@ -281,20 +281,6 @@ NOTES = """Notes (read with the tables above):
 """
 
 
-def write_section(path: Path, section: str) -> None:
-    """Replace (or append) the SparCL section of RESULTS.md between its markers."""
-    begin, end = "<!-- bench/sparcl.py start -->", "<!-- bench/sparcl.py end -->"
-    text = path.read_text() if path.exists() else "# Benchmark results\n"
-    block = f"{begin}\n{section}\n{end}"
-    if begin in text and end in text:
-        text = text[:text.index(begin)] + block + text[text.index(end) + len(end):]
-    else:
-        text = text.rstrip() + "\n\n" + block + "\n"
-    tmp = path.with_suffix(".md.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="Split Digits only")
@@ -357,12 +343,8 @@ def main() -> None:
     rows = [row for dataset, runs in tables.items() for row in make_rows(dataset, runs)]
     if extra_seeds:
         rows += [row for dataset, runs in seeded.items() for row in seed_rows(dataset, runs)]
-    out = ROOT / "results" / "sparcl.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps({"command": command, "environment": env, "rows": rows}, indent=1))
-    os.replace(tmp, out)
-    write_section(ROOT / "RESULTS.md", markdown(command, env, tables, seeded if extra_seeds else {}))
+    write_results_json("sparcl", command, rows, environment=env)
+    write_section("sparcl", markdown(command, env, tables, seeded if extra_seeds else {}))
     for row in rows:
         if "met" in row:
             print(f"goal {row['name']} {row['metric']} = {row['value']} {row['unit']} (goal {row['goal']}): "
