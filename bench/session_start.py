@@ -26,9 +26,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-RESULTS = REPO / "bench" / "results" / "session_start.json"
-MD = REPO / "bench" / "RESULTS.md"
-BEGIN, END = "<!-- bench/session_start.py start -->", "<!-- bench/session_start.py end -->"
+sys.path.insert(0, str(REPO / "bench"))
+from results_io import write_results_json, write_section  # noqa: E402
 LOAD_CODE = ("import sys, time; t = time.perf_counter(); sys.path.insert(0, {zip!r}); {pre}"
              "from android_harness.device.backends import load_backend; load_backend({model!r}); "
              "print(time.perf_counter() - t)")
@@ -124,9 +123,7 @@ def main() -> None:
                     rows.append({"name": f"{runtime}_backend_load_torch_free", "metric": "ratio_vs_with_torch_import",
                                  "value": round(med["load"] / med["load_plain"], 3), "unit": "x", "goal": ""})
     rows.append({"name": "host_load_average_1min", "metric": "load", "value": round(os.getloadavg()[0], 2), "unit": "", "goal": ""})
-    RESULTS.parent.mkdir(exist_ok=True)
-    RESULTS.with_suffix(".tmp").write_text(json.dumps({"command": command, "rows": rows}, indent=1))
-    os.replace(RESULTS.with_suffix(".tmp"), RESULTS)
+    write_results_json("session_start", command, rows)
     write_md(command, rows, args)
     for row in rows:
         print(f"{row['name']:45s} {row['metric']:28s} {row['value']} {row['unit']}")
@@ -138,14 +135,7 @@ def write_md(command: str, rows: list[dict], args: argparse.Namespace) -> None:
              "task 0 of Split Digits (MLP [32, 32]). Host figures (the virtual phone runs this same zip and python).", "",
              "| figure | value |", "|---|---|"]
     lines += [f"| {r['name']} {r['metric']} | {r['value']} {r['unit']} |" for r in rows]
-    block = f"{BEGIN}\n" + "\n".join(lines) + f"\n{END}"
-    text = MD.read_text()
-    if BEGIN in text and END in text:
-        text = text[:text.index(BEGIN)] + block + text[text.index(END) + len(END):]
-    else:
-        text = text.rstrip() + "\n\n" + block + "\n"
-    MD.with_suffix(".md.tmp").write_text(text)
-    os.replace(MD.with_suffix(".md.tmp"), MD)
+    write_section("session_start", "\n".join(lines))
 
 
 if __name__ == "__main__":
