@@ -173,3 +173,32 @@ def test_sparcl_on_the_runner_matches_the_host_trainer(tmp_path: Path) -> None:
     assert abs(device_acc - float(np.nanmean(host.class_il[-1]))) <= 2.0
     events = _check_seq(tmp_path / "sessions" / "sparcl")
     assert {"mask", "ddr"} <= {e["type"] for e in events}
+
+
+@pytest.mark.parametrize("rescale", [False, True])
+def test_tdm_init_rescale_restores_unit_norms_on_the_runner(tmp_path: Path, rescale: bool) -> None:
+    """``sparcl.tdm_init_rescale`` reaches the device (through the exported initial state, which the
+    host policy prunes): each masked unit keeps its dense norm; without it pruning shrinks the units.
+    Training at a vanishing learning rate leaves the init in place."""
+    from pipeline.config import parse_spec
+    from pipeline.experiment_prep import initial_model
+
+    spec = parse_spec({"seed": 0, "data": {"kind": "digits", "tasks": 1, "classes_per_task": 2},
+                       "model": {"kind": "mlp", "hidden": [32, 32]},
+                       "train": {"method": "finetune", "epochs": 1, "lr": 1e-12},
+                       "sparcl": {"enabled": True, "sparsity": 0.9, "ddr": False, "dgm": False,
+                                  "tdm_freeze_after": 0.01, "tdm_init_rescale": rescale}})
+    data = build_root(spec, tmp_path)
+    dense = {k: v.numpy() for k, v in initial_model(spec, data).state_dict().items()}
+    session = new_session(spec, tmp_path, data, "rescale")
+    assert Runner(str(session)).run()["status"] == "ok"
+    final = _final_params(tmp_path, session)
+    for name in ("features.1.weight", "features.4.weight"):
+        assert np.mean(final[name] == 0) >= 0.85, name
+        kept, full = np.linalg.norm(final[name], axis=1), np.linalg.norm(dense[name], axis=1)
+        if rescale:
+            alive = kept > 0                        # a unit pruned to nothing has no norm to restore
+            assert alive.mean() > 0.9, name
+            np.testing.assert_allclose(kept[alive], full[alive], rtol=1e-4, err_msg=name)
+        else:
+            assert np.median(kept / full) < 0.8, name      # pruning alone shrinks units (about 0.5 here)

@@ -68,7 +68,7 @@ class SparclConfig:
     ddr_fraction: float = 0.3
     ddr_steps: list[float] = field(default_factory=lambda: [0.1, 0.2, 0.3, 0.4])
     dgm: bool = False
-    dgm_ratio: float = 0.8
+    dgm_ratio: float = 0.2           # share of SURVIVING weights' gradients masked (pipeline.config)
     dgm_period: int = 30
 
 
