@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
+import numpy as np
+
 from android_harness.battery_parse import (BatteryState, RailSnapshot, parse_dumpsys_battery, parse_power_stats,
                                            rail_power_w)
 from android_harness.power_shell import shell_sampler_script
@@ -298,8 +300,12 @@ def measure_idle_baseline(device: "AndroidDevice", out_dir: Path, seconds: float
     (``out_dir/power.csv`` is what the report reads). None, with a warning, if the phone was charging:
     a baseline is no reason to stop the run."""
     rec = record_trace(device, seconds, out_dir, rate_hz, name=time.strftime("idle-%Y%m%d-%H%M%S"), unplug=unplug)
+    # Leading "charging" samples are the fuel gauge still reporting the period before the unplug;
+    # the baseline starts at the first sample on battery (charging later on still refuses it).
+    on_battery = np.flatnonzero(~rec.trace.charging)
+    t0 = float(rec.trace.t[on_battery[0]]) if len(on_battery) else None
     try:
-        return rec.trace.mean_power_w(), rec
+        return rec.trace.mean_power_w(t0), rec
     except PowerError as exc:
         log.warning("[%s] idle baseline not usable: %s", device.serial, exc)
         return None, rec

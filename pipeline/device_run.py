@@ -54,6 +54,7 @@ class DeviceRun:
     last_checkpoint: str = ""
     reconnect: Callable[[], None] | None = None
     served: bool = True  # sessions go to the device's persistent runner (one runtime import for all)
+    on_battery_held: bool = False  # inside ``on_battery()``: sessions do not unplug/reset on their own
 
     def session_spec(self, session_id: str, tasks: list[int], *, replay: ReplaySpec, resume_from: str = "",
                      kind: str = "task", subset_fraction: float = 1.0, epochs: int | None = None,
@@ -76,14 +77,32 @@ class DeviceRun:
         return TaskInfo(task_index=order.index(task), task_samples=by_index[task], seen_samples=seen, bytes_per_sample=per_sample)
 
     @contextlib.contextmanager
+    def on_battery(self) -> Iterator[None]:
+        """Hold the unplug/reset guard around a whole run, so every session (task or profiling) is
+        measured on battery: one unplug before, one reset after, instead of a charger blip per session
+        that the fuel gauge would report late into the next session's samples."""
+        if not (self.spec.power.enabled and self.spec.power.unplug) or self.on_battery_held:
+            yield
+            return
+        from android_harness.power import battery_unplugged
+
+        with battery_unplugged(self.device):
+            self.on_battery_held = True
+            try:
+                yield
+            finally:
+                self.on_battery_held = False
+
+    @contextlib.contextmanager
     def power_sampling(self, remote_csv: str) -> Iterator[object]:
-        """The power sampler around a session (and the unplug/reset guard), when power is on."""
+        """The power sampler around a session (with its own unplug/reset guard unless ``on_battery`` holds one)."""
         if not self.spec.power.enabled:
             yield None
             return
         from android_harness.power import power_sampling
 
-        with power_sampling(self.device, remote_csv, self.spec.power.rate_hz, self.spec.power.unplug) as sampler:
+        unplug = self.spec.power.unplug and not self.on_battery_held
+        with power_sampling(self.device, remote_csv, self.spec.power.rate_hz, unplug) as sampler:
             yield sampler
 
     def deploy_model(self, spec: ExperimentSpec, cache: Path, progress: bool = False) -> str:

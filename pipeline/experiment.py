@@ -161,22 +161,23 @@ def run_experiment(spec: ExperimentSpec, device: AndroidDevice, out_dir: str | P
     run = prepare_device_run(spec, device, run_id=f"{spec.name}-{stamp}", runtime=runtime, results=folder,
                              progress=progress, em_policy=em_policy, served=served)
     write_env(run, folder)
-    if spec.power.enabled and spec.power.idle_seconds > 0:   # idle baseline, reported beside the run's energy
-        from android_harness.power import measure_idle_baseline
-        measure_idle_baseline(device, folder / "idle", spec.power.idle_seconds, spec.power.rate_hz, spec.power.unplug)
     if tuner is not None and not hasattr(tuner, "choose"):
         tuner = tuner(run)
     runs: list[TaskRun] = []
-    for t in run.data.tasks:
-        replay = tuner.choose(run.task_info(t)) if tuner is not None else spec.replay
-        sid = f"{run.run_id}-task{t}"
-        ss = run.session_spec(sid, [t], replay=replay, resume_from=run.last_checkpoint)
-        t0 = time.perf_counter()
-        result, energy, note = run_session(run, ss, folder / "sessions" / sid, progress)
-        if result["status"] != "ok":
-            raise SessionError("died", f"task {t}: runner ended with status {result['status']}: {result.get('error')}", sid)
-        run.last_checkpoint = result["checkpoint"]
-        runs.append(TaskRun(t, sid, replay, result, time.perf_counter() - t0, energy, [note] if note else []))
+    with run.on_battery():
+        if spec.power.enabled and spec.power.idle_seconds > 0:   # idle baseline, reported beside the run's energy
+            from android_harness.power import measure_idle_baseline
+            measure_idle_baseline(device, folder / "idle", spec.power.idle_seconds, spec.power.rate_hz, unplug=False)
+        for t in run.data.tasks:
+            replay = tuner.choose(run.task_info(t)) if tuner is not None else spec.replay
+            sid = f"{run.run_id}-task{t}"
+            ss = run.session_spec(sid, [t], replay=replay, resume_from=run.last_checkpoint)
+            t0 = time.perf_counter()
+            result, energy, note = run_session(run, ss, folder / "sessions" / sid, progress)
+            if result["status"] != "ok":
+                raise SessionError("died", f"task {t}: runner ended with status {result['status']}: {result.get('error')}", sid)
+            run.last_checkpoint = result["checkpoint"]
+            runs.append(TaskRun(t, sid, replay, result, time.perf_counter() - t0, energy, [note] if note else []))
     summary = write_summary(folder, run, runs)
     console.print(summary_table(summary))
     console.print(f"results: {folder}")
