@@ -17,7 +17,6 @@ import json
 import os
 import platform
 import shlex
-import socket
 import statistics
 import subprocess
 import sys
@@ -33,6 +32,7 @@ from android_harness.android_device import AndroidDevice
 from android_harness.deploy import deploy
 from android_harness.vphone.presets import USB2_LINK_MB_S, USB2_LINK_SOURCE
 from results_io import write_results_json, write_section
+from android_harness.vphone.manager import free_port
 
 GOAL_RATIO = 0.8
 
@@ -56,10 +56,6 @@ def make_export(folder: Path, total_mb: int) -> Path:
     return manifest
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def main() -> None:
@@ -73,7 +69,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="edgecl-bench-push-") as tmp_s:
         tmp = Path(tmp_s)
         os.environ["EDGECL_HOME"] = str(tmp / "edgecl_home")
-        port = _free_port()
+        port = free_port()
         server_proc = start_private_server(port)
         server = ServerAddress("127.0.0.1", port)
         manifest = make_export(tmp / "export", args.mb)

@@ -15,7 +15,6 @@ import argparse
 import os
 import platform
 import shlex
-import socket
 import statistics
 import sys
 import tempfile
@@ -30,15 +29,12 @@ from android_harness.android_device import AndroidDevice
 from android_harness.power import PowerSampler
 from pipeline.energy import read_power_csv
 from results_io import write_results_json, write_section
+from android_harness.vphone.manager import free_port
 
 GOAL_CPU_10HZ = 3.0          # percent of one core
 WARMUP_S = 1.5
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def cpu_ticks_and_uptime(device: AndroidDevice, pid: int, with_children: bool) -> tuple[int, float, int]:
@@ -125,7 +121,7 @@ def main() -> None:
             rows = run(AndroidDevice(Adb(serial, ServerAddress.from_env())), args.window, tmp)
         else:
             os.environ["EDGECL_HOME"] = str(tmp / "edgecl_home")
-            port = _free_port()
+            port = free_port()
             server_proc = start_private_server(port)
             server = ServerAddress("127.0.0.1", port)
             info = vphone.start(server=server, base=tmp, home=tmp / "phone")

@@ -5,7 +5,6 @@ touched). Both the vphone and the private server are stopped by PID at the end o
 from __future__ import annotations
 
 import os
-import socket
 from pathlib import Path
 from typing import Iterator
 
@@ -14,15 +13,12 @@ import pytest
 from android_harness.adb import Adb, ServerAddress, start_private_server
 from android_harness.android_device import AndroidDevice
 from android_harness import vphone
+from android_harness.vphone.manager import free_port
 
 VPHONE_PRESET = "pixel7"
 VPHONE_GAUGE_PERIOD_S = 0.5
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="session")
@@ -31,7 +27,7 @@ def adb_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerAddre
     if os.environ.get("ANDROID_SERIAL"):
         yield ServerAddress.from_env()
         return
-    port = _free_port()
+    port = free_port()
     proc = start_private_server(port)
     try:
         yield ServerAddress("127.0.0.1", port)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import time
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from android_harness.session import SessionDriver
 from pipeline.config import ExperimentSpec, parse_spec
 from pipeline.device_run import prepare_device_run
 from pipeline.experiment import run_experiment
+from android_harness.vphone.manager import free_port
 
 TOLERANCE_POINTS = 2.0
 
@@ -80,10 +80,6 @@ def test_miro_hierarchy_with_swapping_is_not_worse_than_the_host(device: Android
     assert sum(e.get("n_swapped", 0) for e in swaps if e["type"] == "swap") > 0
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_session_survives_adb_server_kill_and_phone_restart(tmp_path: Path, edgecl_home: Path) -> None:
@@ -91,7 +87,7 @@ def test_session_survives_adb_server_kill_and_phone_restart(tmp_path: Path, edge
         pytest.skip("restarts the phone itself: virtual phone only")
     from android_harness import vphone
 
-    port = _free_port()
+    port = free_port()
     server_proc = start_private_server(port)
     server = ServerAddress("127.0.0.1", port)
     home = tmp_path / "phone"

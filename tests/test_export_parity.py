@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from android_harness.device.backends import load_backend
-from models import cnn, cnn1d, mlp, mobilenet, resnet, model_names  # noqa: F401  (registers every model)
+from models import model_names
 from pipeline.export import export_program
 from tests.export_helpers import EagerReference, random_masks, rel_err, replay_batch, small_request
 

@@ -46,7 +46,8 @@ def state_dir(base: Path | None = None) -> Path:
     return (base or edgecl_home()) / "vphones"
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port on loopback that is free right now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -57,7 +58,7 @@ def start(preset: str = DEFAULT_PRESET, port: int = 0, home: Path | None = None,
           overrides: dict | None = None, seed: int = 0) -> VphoneInfo:
     """Launch a vphone in the background and (by default) ``adb connect`` it. Returns once it serves."""
     get_preset(preset).with_overrides(**(overrides or {}))         # fail here, not in the child
-    port = port or _free_port()
+    port = port or free_port()
     sdir = state_dir(base)
     sdir.mkdir(parents=True, exist_ok=True)
     if (sdir / f"{port}.json").exists() and _read(sdir / f"{port}.json").alive():

@@ -9,10 +9,8 @@ import asyncio
 import contextlib
 import errno
 import os
-import stat as statmod
 import struct
 from functools import partial
-from pathlib import Path
 
 from android_harness.vphone.home import VphoneHome
 from android_harness.vphone.stream import ByteReader, Stream

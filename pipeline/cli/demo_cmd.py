@@ -9,7 +9,6 @@ labelled simulated: the phone is virtual.
 """
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 
 import typer
@@ -20,21 +19,13 @@ from pipeline.errors import ConfigError
 DEMO_SPEC = Path(__file__).resolve().parents[2] / "experiments" / "demo.toml"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def demo(
     out: Path = typer.Option(None, "--out", help="results folder (default results/demo-<time>)"),
     spec: Path = typer.Option(DEMO_SPEC, "--spec", help="experiment spec to run instead of the bundled demo"),
     preset: str = typer.Option("pixel7", help="virtual phone preset"),
 ) -> None:
     """Start a virtual phone, train a small SparCL model on it with Miro, write the HTML report."""
-    from android_harness.adb import Adb, ServerAddress, start_private_server
-    from android_harness.android_device import AndroidDevice
-    from android_harness import vphone
+    from android_harness.vphone.scoped import scoped_vphone
     from pipeline.cli.tune_cmd import load_miro_json, overhead_line
     from pipeline.config import load_spec
     from pipeline.miro.run import run_with_miro
@@ -48,24 +39,11 @@ def demo(
                   f"{resolved.model.kind} (SparCL {'on' if resolved.sparcl.enabled else 'off'}), "
                   f"{resolved.export.runtime}, Miro {resolved.miro.search}/{resolved.miro.scorer} "
                   f"on a virtual {preset} [dim](simulated)[/]")
-    port = _free_port()
-    server_proc = start_private_server(port)
-    server = ServerAddress("127.0.0.1", port)
-    info = None
-    try:
-        with console.status("starting the virtual phone ..."):
-            info = vphone.start(preset=preset, server=server)
-        console.print(f"virtual phone {info.serial} up (pid {info.pid}, adb server on port {port})")
-        device = AndroidDevice(Adb(info.serial, server))
+    with scoped_vphone(preset, console) as device:
         results_dir = run_with_miro(spec, out, device=device, console=console)
         with console.status("writing the report ..."):
             files = write_report(results_dir)
         console.print(overhead_line(load_miro_json(results_dir)))
-    finally:
-        if info is not None:
-            vphone.stop(info, server)
-        server_proc.kill()
-        server_proc.wait(timeout=10)
     console.print(f"[bold green]report:[/] {files.html}")
 
 

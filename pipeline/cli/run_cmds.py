@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import contextlib
-import socket
 from pathlib import Path
 from typing import Iterator, Optional
 
@@ -13,37 +12,18 @@ from rich.table import Table
 _out = Console()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextlib.contextmanager
 def device_for(serial: str | None, use_vphone: bool, preset: str = "pixel7") -> Iterator[object]:
     """The named/only device, or a virtual phone behind a private adb server (both stopped after)."""
-    from android_harness.adb import Adb, ServerAddress, start_private_server
     from android_harness.android_device import AndroidDevice
 
     if not use_vphone:
         yield AndroidDevice.open(serial or None)
         return
-    from android_harness import vphone
+    from android_harness.vphone.scoped import scoped_vphone
 
-    port = _free_port()
-    server_proc = start_private_server(port)
-    server = ServerAddress("127.0.0.1", port)
-    info = None
-    try:
-        with _out.status("starting the virtual phone ..."):
-            info = vphone.start(preset=preset, server=server)
-        _out.print(f"virtual phone {info.serial} up [dim](simulated)[/]")
-        yield AndroidDevice(Adb(info.serial, server))
-    finally:
-        if info is not None:
-            vphone.stop(info, server)
-        server_proc.kill()
-        server_proc.wait(timeout=10)
+    with scoped_vphone(preset, _out) as device:
+        yield device
 
 
 def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experiment spec"),

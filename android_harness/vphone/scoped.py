@@ -1,0 +1,36 @@
+"""A virtual phone for the length of one command: a private adb server on a free port plus a vphone
+behind it, both stopped by PID afterwards (also on error or Ctrl-C), so a user's own adb server
+and phones are never touched. ``edgecl run --vphone`` and ``edgecl demo`` use it."""
+from __future__ import annotations
+
+import contextlib
+from typing import Iterator
+
+from rich.console import Console
+
+from android_harness.adb import Adb, ServerAddress, start_private_server
+from android_harness.android_device import AndroidDevice
+from android_harness.vphone.manager import free_port, start, stop
+from android_harness.vphone.presets import DEFAULT_PRESET
+
+SERVER_STOP_TIMEOUT_S = 10.0
+
+
+@contextlib.contextmanager
+def scoped_vphone(preset: str = DEFAULT_PRESET, console: Console | None = None) -> Iterator[AndroidDevice]:
+    """Start a private adb server and a virtual phone; yield the phone as an ``AndroidDevice``."""
+    console = console or Console(quiet=True)
+    port = free_port()
+    server_proc = start_private_server(port)
+    server = ServerAddress("127.0.0.1", port)
+    info = None
+    try:
+        with console.status("starting the virtual phone ..."):
+            info = start(preset=preset, server=server)
+        console.print(f"virtual phone {info.serial} up (pid {info.pid}, adb server on port {port}) [dim](simulated)[/]")
+        yield AndroidDevice(Adb(info.serial, server))
+    finally:
+        if info is not None:
+            stop(info, server)
+        server_proc.kill()
+        server_proc.wait(timeout=SERVER_STOP_TIMEOUT_S)
