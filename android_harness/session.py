@@ -32,6 +32,7 @@ from pipeline.errors import AdbError, AdbTimeout, DeviceError, SessionError
 REMOTE_RUNNER = "runner/edgecl_device.pyz"
 REMOTE_QUEUE = "runner/queue"
 SERVER_PID = "runner/server.pid"
+SERVER_STATE = "runner/server.json"
 SERVER_IDLE_S = 120.0
 CANCEL_MARKER = "cancel"
 START_TIMEOUT_S = 30.0
@@ -244,6 +245,17 @@ class SessionDriver:
             dest.parent.mkdir(parents=True, exist_ok=True)
             self.device.pull(f"{rdir}/{rel}", dest)
         return local
+
+    def stop_idle_server(self) -> bool:
+        """Stop the device's persistent runner if it is idle (nothing queued, no current session), e.g.
+        before an idle-power baseline: its queue polling is work of ours on the phone. True if stopped."""
+        d = self.device
+        pid_file, state, queue = d.storage_path(SERVER_PID), d.storage_path(SERVER_STATE), d.storage_path(REMOTE_QUEUE)
+        script = (f"pid=$(cat {quote(pid_file)} 2>/dev/null) || exit 0; "
+                  f"grep -q '\"session\": null' {quote(state)} 2>/dev/null || exit 0; "
+                  f"[ -z \"$(ls -A {quote(queue)} 2>/dev/null)\" ] || exit 0; "
+                  f"kill -9 \"$pid\" 2>/dev/null && rm -f {quote(pid_file)} && echo stopped; true")
+        return "stopped" in d.shell(script).stdout
 
     def list_sessions(self) -> list[dict]:
         """Every session folder on the device with its status (running / ok / cancelled / error / stopped)."""

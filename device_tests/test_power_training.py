@@ -34,9 +34,10 @@ def test_twice_the_training_steps_take_about_twice_the_energy(device: AndroidDev
     spec = _spec()
     run = prepare_device_run(spec, device, run_id="power2x", runtime="ort", progress=False,
                              cache=edgecl_home / "cache")
+    driver = SessionDriver(device)
+    driver.stop_idle_server()          # a persistent runner left by earlier tests would poll through the baseline
     idle_w, _ = measure_idle_baseline(device, tmp_path / "idle", seconds=3.0)
     assert idle_w is not None and idle_w > 0
-    driver = SessionDriver(device)
     energy, above, seconds = {}, {}, {}
     for tag, epochs in (("x1", EPOCHS // 2), ("x2", EPOCHS)):
         ss = run.session_spec(f"power2x-{tag}", [run.data.tasks[0]], replay=spec.replay, epochs=epochs)

@@ -193,6 +193,15 @@ def test_served_sessions_share_one_runner_and_cancel(device: AndroidDevice) -> N
     result = driver.stream(handle, progress=False)
     assert result["status"] == "ok" and result["evals"]
     assert [e["seq"] for e in handle.events] == list(range(len(handle.events)))
+    deadline = time.time() + 10            # the heartbeat publishes "no current session" within a second
+    stopped = driver.stop_idle_server()
+    while not stopped and time.time() < deadline:
+        time.sleep(0.2)
+        stopped = driver.stop_idle_server()
+    assert stopped, device.shell(f"cat {device.storage_path('runner/server.json')}", check=False).stdout
+    state = device.shell(f"cat /proc/{long_.pid}/stat 2>/dev/null | cut -d' ' -f3", check=False).stdout.strip()
+    assert state in ("", "Z"), f"idle server {long_.pid} still running (state {state})"
+    assert driver.stop_idle_server() is False
 
 
 def test_a_killed_server_is_relaunched_and_the_session_resumes(device: AndroidDevice) -> None:
