@@ -5,6 +5,7 @@ import sys
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from pipeline.errors import EdgeclError
 
@@ -66,5 +67,5 @@ def main() -> None:
     try:
         app()
     except EdgeclError as exc:
-        Console(stderr=True).print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+        Console(stderr=True).print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
         sys.exit(exc.exit_code)
