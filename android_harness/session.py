@@ -107,12 +107,7 @@ class SessionDriver:
         d.shell(f"{prelude}rm -f {quote(pid_file)} && cd {quote(d.profile.storage_root)} && {detached(cmd, rdir + '/runner.log')}\n"
                 f"i=0; while [ ! -s {quote(pid_file)} ] && [ $i -lt {tries} ]; do sleep 0.1; i=$((i + 1)); done; true",
                 timeout=START_TIMEOUT_S + 20)
-        handle = self.attach(session_id)
-        if handle.pid is None:
-            log = d.shell(f"tail -n 20 {quote(rdir + '/runner.log')} 2>/dev/null", check=False).stdout.strip()
-            raise SessionError("start", f"runner did not start within {START_TIMEOUT_S:g} s" + (f": {log}" if log else ""),
-                               session_id)
-        return handle
+        return self._attach_started(session_id, rdir + "/runner.log", "runner")
 
     def _submit(self, session_id: str, prelude: str) -> SessionHandle:
         """Queue the session for the persistent runner (temp-then-rename), starting the server when none is
@@ -133,10 +128,14 @@ class SessionDriver:
                 f"i=0; while ! {live} && [ $i -lt {tries} ]; do sleep 0.1; i=$((i + 1)); done; fi\n"
                 f"{live} && cat {quote(pid_file)} > {quote(rdir + '/runner.pid.tmp')} && mv -f {quote(rdir + '/runner.pid.tmp')} {quote(rdir + '/runner.pid')}; true",
                 timeout=START_TIMEOUT_S + 20)
+        return self._attach_started(session_id, d.storage_path("runner/server.log"), "the persistent runner")
+
+    def _attach_started(self, session_id: str, log_path: str, what: str) -> SessionHandle:
+        """Attach to a session just started; one that left no pid is a start error quoting the log's tail."""
         handle = self.attach(session_id)
         if handle.pid is None:
-            log = d.shell(f"tail -n 20 {quote(d.storage_path('runner/server.log'))} 2>/dev/null", check=False).stdout.strip()
-            raise SessionError("start", f"the persistent runner did not start within {START_TIMEOUT_S:g} s" + (f": {log}" if log else ""),
+            log = self.device.shell(f"tail -n 20 {quote(log_path)} 2>/dev/null", check=False).stdout.strip()
+            raise SessionError("start", f"{what} did not start within {START_TIMEOUT_S:g} s" + (f": {log}" if log else ""),
                                session_id)
         return handle
 
