@@ -68,7 +68,9 @@ def test_battery_counters_rise_under_load(device: AndroidDevice, vphone_home: Pa
         time.sleep(1.2)
         counter0 = int(device.shell(["cat", p.charge_counter_path]).stdout)
         idle = _mean_current_ua(device, 2.5)
-        device.shell("for i in 1 2; do nohup timeout 6 sh -c 'while :; do :; done' >/dev/null 2>&1 & done")
+        # setsid, and the shell waits a moment: the load must be in its own session before this shell ends
+        # (adbd may kill the shell's process group then)
+        device.shell("for i in 1 2; do setsid nohup timeout 6 sh -c 'while :; do :; done' >/dev/null 2>&1 & done; sleep 0.5")
         time.sleep(1.0)
         busy = _mean_current_ua(device, 3.0)
         counter1 = int(device.shell(["cat", p.charge_counter_path]).stdout)
