@@ -26,6 +26,7 @@ from rich.console import Console
 from rich.table import Table
 
 from android_harness.android_device import AndroidDevice
+from android_harness.device.fileio import write_text_atomic
 from android_harness.session import SessionDriver
 from android_harness.shell_quote import quote
 from pipeline.cl.metrics import summarize
@@ -33,7 +34,6 @@ from pipeline.config import ExperimentSpec, ReplaySpec
 from pipeline.device_run import DeviceRun, prepare_device_run
 from pipeline.errors import SessionError
 from pipeline.miro.tuner import TaskInfo
-
 
 MAX_RELAUNCHES = 2
 SETTLE_TIMEOUT_S = 3.0
@@ -68,9 +68,7 @@ def _git_revision() -> str:
 
 
 def _write_json(path: Path, data: Any) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1, default=str))
-    tmp.replace(path)
+    write_text_atomic(path, json.dumps(data, indent=1, default=str))
 
 
 def write_env(run: DeviceRun, folder: Path) -> None:

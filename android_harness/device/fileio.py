@@ -25,5 +25,5 @@ def write_text_atomic(path: str | Path, text: str) -> None:
     """Write ``text`` to a sibling temp file, then rename it over ``path`` (atomic on POSIX)."""
     path = Path(path)
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text)
+    tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)

@@ -30,6 +30,7 @@ import traceback
 from collections import OrderedDict
 
 from android_harness.device.events import EventLog, monotonic
+from android_harness.device.fileio import write_text_atomic
 from android_harness.device.runner import Runner, write_result
 
 IDLE_EXIT_S = 120.0
@@ -56,12 +57,6 @@ def queue_entries(queue_dir: str) -> list[str]:
         except FileNotFoundError:
             continue
     return [n for _, n in sorted(stamped)]
-
-
-def _write_atomic(path: str, text: str) -> None:
-    with open(path + ".tmp", "w") as f:
-        f.write(text)
-    os.replace(path + ".tmp", path)
 
 
 class BackendCache:
@@ -144,7 +139,7 @@ class Server:
                 time.sleep(0.1)
 
     def _publish(self) -> None:
-        _write_atomic(os.path.join(self.home, SERVER_PID), str(os.getpid()))
+        write_text_atomic(os.path.join(self.home, SERVER_PID), str(os.getpid()))
 
     def _unpublish(self) -> None:
         try:
@@ -158,7 +153,7 @@ class Server:
                  "session": cur.spec.session_id if cur is not None else None,
                  "backend_loads": self.cache.loads, "backend_reuses": self.cache.reuses}
         try:
-            _write_atomic(os.path.join(self.home, SERVER_STATE), json.dumps(state))
+            write_text_atomic(os.path.join(self.home, SERVER_STATE), json.dumps(state))
         except OSError:
             pass
 
@@ -233,7 +228,7 @@ class Server:
         if not os.path.isfile(os.path.join(session_dir, "session.json")):
             print(f"queue entry {name}: no session.json in {session_dir!r}; skipped", file=sys.stderr)
             return
-        _write_atomic(os.path.join(session_dir, "runner.pid"), str(os.getpid()))
+        write_text_atomic(os.path.join(session_dir, "runner.pid"), str(os.getpid()))
         saved_err = os.dup(2)
         log = os.open(os.path.join(session_dir, "runner.log"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         sys.stderr.flush()

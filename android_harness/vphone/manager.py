@@ -18,6 +18,7 @@ from pathlib import Path
 
 from android_harness.adb import ServerAddress, connect, disconnect
 from android_harness.cache_dir import edgecl_home
+from android_harness.device.fileio import write_text_atomic
 from android_harness.vphone.presets import DEFAULT_PRESET, get_preset
 from pipeline.errors import DeviceError
 
@@ -80,9 +81,7 @@ def start(preset: str = DEFAULT_PRESET, port: int = 0, home: Path | None = None,
             raise DeviceError(f"127.0.0.1:{port}", f"vphone did not start: {tail.strip()}")
         time.sleep(0.05)
     info = VphoneInfo(proc.pid, port, f"127.0.0.1:{port}", str(home), preset)
-    tmp = sdir / f".{port}.json.tmp"
-    tmp.write_text(json.dumps(asdict(info)))
-    os.replace(tmp, sdir / f"{port}.json")
+    write_text_atomic(sdir / f"{port}.json", json.dumps(asdict(info)))
     if connect_adb:
         try:
             connect(server or ServerAddress.from_env(), info.serial)

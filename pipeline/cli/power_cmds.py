@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 from typing import Optional
@@ -10,6 +9,8 @@ from typing import Optional
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+from android_harness.device.fileio import write_text_atomic
 
 _out = Console()
 
@@ -54,9 +55,7 @@ def trace(serial: Optional[str] = typer.Option(None, "--serial", "-s", help="dev
     if b is not None:
         summary["battery_before"] = {"level": b.level, "status": b.status_name, "plugged": b.plugged,
                                      "temperature_c": b.temperature_c, "voltage_v": b.voltage_v}
-    tmp = out / ".summary.json.tmp"
-    tmp.write_text(json.dumps(summary, indent=1))
-    os.replace(tmp, out / "summary.json")
+    write_text_atomic(out / "summary.json", json.dumps(summary, indent=1))
     sim = " (simulated)" if tr.simulated else ""
     _out.print(f"{dev.serial}{sim}: {len(tr)} samples in {tr.duration_s:.1f} s "
                f"({tr.achieved_rate_hz:.2f} Hz of {rate:g} asked); units {tr.convention.get('current_unit')}, "

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from android_harness.device.fileio import sha256_file
+from android_harness.device.fileio import sha256_file, write_text_atomic
 from pipeline.datasets.dataset import Dataset
 from pipeline.datasets.shards import read_shard, write_shard
 from pipeline.datasets.split import Task
@@ -37,9 +36,7 @@ def write_task_shards(tasks: list[Task], ds: Dataset, folder: str | Path) -> Pat
         "mean": None if ds.mean is None else ds.mean.tolist(), "std": None if ds.std is None else ds.std.tolist(),
         "tasks": entries,
     }
-    tmp = folder / (INDEX_NAME + ".tmp")
-    tmp.write_text(json.dumps(index, indent=1))
-    os.replace(tmp, folder / INDEX_NAME)
+    write_text_atomic(folder / INDEX_NAME, json.dumps(index, indent=1))
     return folder / INDEX_NAME
 
 

@@ -2,13 +2,17 @@
 from __future__ import annotations
 
 import json
-import os
 import platform
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from android_harness.device.backends.manifest import MANIFEST_FORMAT, MANIFEST_NAME, file_entry
+from android_harness.device.backends.manifest import (
+    MANIFEST_FORMAT,
+    MANIFEST_NAME,
+    file_entry,
+)
+from android_harness.device.fileio import write_text_atomic
 from pipeline.export.request import ExportRequest, PreparedModel
 from pipeline.export.wrapper import MASK_OFF
 
@@ -77,7 +81,5 @@ def build_manifest(req: ExportRequest, prepared: PreparedModel, files: list[tupl
 
 def write_manifest(folder: Path, manifest: dict[str, Any]) -> Path:
     path = folder / MANIFEST_NAME
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=False))
-    os.replace(tmp, path)
+    write_text_atomic(path, json.dumps(manifest, indent=2, sort_keys=False))
     return path

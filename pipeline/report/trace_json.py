@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from pathlib import Path
 from typing import Any
 
+from android_harness.device.fileio import write_text_atomic
 from pipeline.energy import PowerTrace, intervals_from_events
 from pipeline.report.results import ResultsData
 
@@ -76,9 +76,7 @@ def dump_trace_json(obj: dict[str, Any], path: str | Path) -> Path:
     if problems:
         raise ValueError("trace.json would not load: " + "; ".join(problems[:5]))
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(obj, separators=(",", ":"), allow_nan=False))
-    os.replace(tmp, path)
+    write_text_atomic(path, json.dumps(obj, separators=(",", ":"), allow_nan=False))
     return path
 
 

@@ -1,16 +1,21 @@
 """``write_report(results_dir)``: figures, CSV tables, trace.json and report/index.html of one run."""
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from android_harness.device.fileio import write_text_atomic
 from pipeline.energy import write_energy_csv
 from pipeline.report import plots
 from pipeline.report.html import render_html
 from pipeline.report.results import ResultsData, load_results
-from pipeline.report.tables import final_accuracy, run_energy_j, run_points, write_tables
+from pipeline.report.tables import (
+    final_accuracy,
+    run_energy_j,
+    run_points,
+    write_tables,
+)
 from pipeline.report.trace_json import write_trace_json
 
 
@@ -66,7 +71,5 @@ def write_report(results_dir: str | Path, allow_charging: bool = False) -> Repor
     trace = write_trace_json(data, data.folder / "trace.json")
     page = render_html(data, figures, tables, _headline(data), "../trace.json")
     html_path = out / "index.html"
-    tmp = out / ".index.html.tmp"
-    tmp.write_text(page, encoding="utf-8")
-    os.replace(tmp, html_path)
+    write_text_atomic(html_path, page)
     return ReportFiles(html_path, trace, out, figures, tables, data.simulated)
