@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.config_schema import build, spec_field, to_dict
+from pipeline.spec_limits import static_problems
 from pipeline.errors import ConfigError
 
 DATASETS = ("digits", "fashion_mnist", "mnist", "cifar10", "cifar100", "fsdd", "watch")
@@ -195,7 +196,7 @@ class ExperimentSpec:
 
 
 def _cross_checks(spec: ExperimentSpec) -> list[str]:
-    problems: list[str] = []
+    problems: list[str] = static_problems(spec)
     if spec.sparcl.ddr_steps and any(not 0.0 < s < 1.0 for s in spec.sparcl.ddr_steps):
         problems.append("sparcl.ddr_steps: expected fractions of a task's epochs in (0, 1)")
     if spec.data.kind in ("cifar10", "cifar100") and spec.data.root is None:

@@ -24,6 +24,7 @@ from android_harness.session import REMOTE_RUNNER
 from pipeline.config import ExperimentSpec, ReplaySpec
 from pipeline.experiment_prep import DataInfo, export_request, session_spec, write_shards
 from pipeline.miro.tuner import TaskInfo
+from pipeline.spec_limits import check_device_ram
 
 DEPLOY_MANIFEST = "deploy.json"
 
@@ -124,6 +125,7 @@ def prepare_device_run(spec: ExperimentSpec, device: AndroidDevice, run_id: str,
     cache = Path(cache or edgecl_home() / "cache")
     runtime = runtime or spec.export.runtime
     data = write_shards(spec, cache)
+    check_device_ram(spec, data.folder, data.input_shape, data.num_classes, device.profile.ram_total_bytes)
     file_manifest(data.folder, sorted(p.name for p in data.folder.glob("*.shard")) + ["tasks.json"])
     data_rel = f"data/{data.folder.name}"
     deploy(device, data.folder / DEPLOY_MANIFEST, name=data.folder.name, remote_dir=device.storage_path(data_rel),

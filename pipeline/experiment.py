@@ -27,6 +27,7 @@ from rich.table import Table
 
 from android_harness.android_device import AndroidDevice
 from android_harness.device.fileio import write_text_atomic
+from android_harness.device.paths import under_root
 from android_harness.session import SessionDriver
 from android_harness.shell_quote import quote
 from pipeline.cl.metrics import summarize
@@ -152,7 +153,7 @@ def run_experiment(spec: ExperimentSpec, device: AndroidDevice, out_dir: str | P
     """Run ``spec`` on ``device``; return the results folder (``out_dir/<name>-<yyyymmdd-hhmmss>``).
     ``served``: sessions go to the device's persistent runner (False: a fresh runner process per session)."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    folder = Path(out_dir) / f"{spec.name}-{stamp}"
+    folder = Path(under_root(out_dir, f"{spec.name}-{stamp}"))
     (folder / "sessions").mkdir(parents=True, exist_ok=True)
     _write_json(folder / "spec.json", spec.to_dict())
     console = Console(quiet=not progress)

@@ -69,3 +69,7 @@ def main() -> None:
     except EdgeclError as exc:
         Console(stderr=True).print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
         sys.exit(exc.exit_code)
+
+
+if __name__ == "__main__":
+    main()

@@ -36,8 +36,11 @@ def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experim
     from pipeline.config import load_spec
     from pipeline.errors import ConfigError
     from pipeline.experiment import run_experiment
+    from pipeline.spec_limits import check_against_data
+    from android_harness.cache_dir import edgecl_home
 
     spec = load_spec(spec_path)
+    check_against_data(spec, edgecl_home() / "cache")
     if serial and use_vphone:
         raise ConfigError("give --serial or --vphone, not both")
     if runtime not in (None, "executorch", "ort"):
