@@ -38,6 +38,9 @@ CANCEL_MARKER = "cancel"
 START_TIMEOUT_S = 30.0
 POLL_S = 0.5
 RECONNECT_TIMEOUT_S = 120.0
+END_GRACE_S = 3.0        # after result.json (or the runner's exit), time for its last events to appear
+STOPPED_MAX_S = 10.0     # a runner stopped (SIGSTOP) longer than this ends the stream
+SILENT_MIN_S = 300.0     # a live runner silent longer than this (and 20x its longest gap so far) is hung
 OUT_MARK = "@@EDGECL@@"
 
 
@@ -59,6 +62,54 @@ class Poll:
     events: list[dict]
     alive: bool
     result: dict | None
+    state: str = "R"               # the runner's /proc state letter (R, S, D, T...), or "dead"
+    events_size: int | None = 0    # bytes of events.jsonl, None when the file is missing
+
+
+@dataclass
+class _Watchdog:
+    """Decides when a session that has not ended never will: the runner died, stayed stopped, went
+    silent longer than any gap it showed before (and at least ``SILENT_MIN_S``), or its events.jsonl
+    was removed or truncated. Returns (phase, message) or None."""
+
+    last_progress: float = field(default_factory=time.monotonic)
+    longest_gap: float = 0.0
+    stopped_since: float | None = None
+    done_since: float | None = None
+
+    def check(self, handle: SessionHandle, p: Poll) -> tuple[str, str] | None:
+        now = time.monotonic()
+        if p.events:
+            self.longest_gap = max(self.longest_gap, now - self.last_progress)
+            self.last_progress = now
+        read = f"the host had read {len(handle.events)} events (to seq {handle.next_seq - 1})"
+        if p.events_size is not None and p.events_size < handle.offset:
+            return "protocol", f"events.jsonl shrank to {p.events_size} bytes below the {handle.offset} already read; {read}" + _status(p.result)
+        if p.events_size is None and (handle.offset or p.result is not None):
+            return "protocol", f"events.jsonl is missing on the device; {read}" + _status(p.result)
+        if p.result is not None or not p.alive:
+            self.done_since = self.done_since or now
+            if now - self.done_since > END_GRACE_S:  # the runner ended but its last events never came
+                if p.result is None:
+                    return "died", f"runner exited without result.json; {read}"
+                return "protocol", f"result.json is written but events.jsonl ends without session_end; {read}" + _status(p.result)
+            return None
+        self.done_since = None
+        if p.state in ("T", "t"):
+            self.stopped_since = self.stopped_since or now
+            if now - self.stopped_since > STOPPED_MAX_S:
+                return "died", (f"runner pid {handle.pid} is stopped (SIGSTOP) for {now - self.stopped_since:.0f} s; "
+                                f"`adb shell kill -CONT {handle.pid}` resumes it, `edgecl cancel {handle.session_id}` ends it")
+            return None
+        self.stopped_since = None
+        silent, bound = now - self.last_progress, max(SILENT_MIN_S, 20 * self.longest_gap)
+        if silent > bound:
+            return "died", f"runner pid {handle.pid} is alive (state {p.state}) but wrote no event for {silent:.0f} s; {read}"
+        return None
+
+
+def _status(result: dict | None) -> str:
+    return f"; result.json says status {result.get('status')!r}" if result else ""
 
 
 class SessionDriver:
@@ -151,21 +202,31 @@ class SessionDriver:
 
     # -- events ------------------------------------------------------------------------------
     def poll(self, handle: SessionHandle) -> Poll:
-        """One round trip: new complete event lines, whether the runner lives, result.json if written."""
+        """One round trip: new complete event lines, the runner's state, events.jsonl's size, result.json."""
         rdir = handle.remote_dir
-        alive = "kill -0 $(cat runner.pid 2>/dev/null || echo x) 2>/dev/null && echo alive || echo dead"
-        script = (f"cd {quote(rdir)} || exit 3; {alive}; echo {OUT_MARK}; cat result.json 2>/dev/null; echo {OUT_MARK}; "
-                  f"tail -c +{handle.offset + 1} events.jsonl 2>/dev/null")
+        state = ("pid=$(cat runner.pid 2>/dev/null); if [ -z \"$pid\" ] || ! kill -0 \"$pid\" 2>/dev/null; then echo dead; "
+                 "else sed 's/.*) //' /proc/$pid/stat 2>/dev/null | cut -d' ' -f1; fi")
+        script = (f"cd {quote(rdir)} || exit 3; {state}; if [ -f events.jsonl ]; then wc -c < events.jsonl; else echo missing; fi; "
+                  f"echo {OUT_MARK}; cat result.json 2>/dev/null; echo {OUT_MARK}; tail -c +{handle.offset + 1} events.jsonl 2>/dev/null")
         out = self.device.shell(script, check=False, idempotent=True)
         if out.exit_code == 3:
             raise SessionError("protocol", f"no session folder {rdir} on {self.device.serial}", handle.session_id)
-        state, result_text, tail = (out.stdout.split(OUT_MARK + "\n", 2) + ["", ""])[:3]
+        head, result_text, tail = (out.stdout.split(OUT_MARK + "\n", 2) + ["", ""])[:3]
+        lines = head.split()
+        proc_state, size_text = (lines + ["dead", "missing"])[:2]
+        events_size = int(size_text) if size_text.isdigit() else None
+        if events_size is not None and events_size < handle.offset:
+            tail = ""  # replaced or truncated under us: nothing after our offset can be trusted
         end = tail.rfind("\n") + 1
         events = []
         for line in tail[:end].splitlines():
             if not line.strip():
                 continue
-            event = json.loads(line)
+            try:
+                event = json.loads(line)
+            except json.JSONDecodeError:
+                raise SessionError("protocol", f"events.jsonl line after seq {handle.next_seq - 1} is not JSON: {line[:80]!r}",
+                                   handle.session_id) from None
             if event["seq"] != handle.next_seq:
                 raise SessionError("protocol", f"event sequence gap: expected {handle.next_seq}, got {event['seq']}",
                                    handle.session_id)
@@ -174,13 +235,16 @@ class SessionDriver:
         handle.offset += len(tail[:end].encode())
         handle.events += events
         result = json.loads(result_text) if result_text.strip() else None
-        return Poll(events, state.strip() == "alive", result)
+        return Poll(events, proc_state not in ("dead", "Z"), result, proc_state, events_size)
 
     def stream(self, handle: SessionHandle, on_event: Callable[[dict], None] | None = None, progress: bool = True,
                total_epochs: int | None = None, poll_s: float = POLL_S) -> dict:
-        """Follow the session until ``result.json`` and every event are in; survives adb drops."""
+        """Follow the session until ``result.json`` and every event are in; survives adb drops. It always
+        ends: a runner that died, stays stopped (SIGSTOP), or goes silent, and an events.jsonl that was
+        removed or truncated, each end it with a ``SessionError`` saying which, with the device log's tail."""
         bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                        disable=not progress, transient=False)
+        watch = _Watchdog()
         with bar:
             task = bar.add_task(f"session {handle.session_id}", total=total_epochs)
             lost_since: float | None = None
@@ -203,17 +267,21 @@ class SessionDriver:
                     if on_event is not None:
                         on_event(ev)
                     bar.update(task, advance=1 if ev["type"] == "epoch" else 0, description=_describe(handle, ev))
-                if p.result is not None and (not p.events or p.events[-1]["type"] == "session_end"):
-                    if handle.events and handle.events[-1]["type"] == "session_end":
-                        handle.result = p.result
-                        return p.result
-                elif not p.alive and p.result is None and not p.events:
-                    log = self.device.shell(f"tail -n 20 {quote(handle.remote_dir + '/runner.log')} 2>/dev/null",
-                                            check=False).stdout.strip()
-                    raise SessionError("died", "runner exited without result.json" + (f": {log}" if log else ""),
-                                       handle.session_id)
+                if handle.events and handle.events[-1]["type"] == "session_end" and p.result is not None:
+                    handle.result = p.result
+                    return p.result
+                problem = watch.check(handle, p)
+                if problem is not None:
+                    phase, message = problem
+                    raise SessionError(phase, message + self._log_tail(handle), handle.session_id)
                 if not p.events:
                     time.sleep(poll_s)
+
+    def _log_tail(self, handle: SessionHandle) -> str:
+        """The last lines of the runner's stderr on the device (one-shot or served), for an error message."""
+        logs = [handle.remote_dir + "/runner.log", self.device.storage_path("runner/server.log")]
+        out = self.device.shell(" ; ".join(f"tail -n 5 {quote(p)} 2>/dev/null" for p in logs), check=False).stdout.strip()
+        return f"; device log: {out}" if out else ""
 
     def _try_reconnect(self) -> None:
         if self.reconnect is not None:
