@@ -21,6 +21,7 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TransferSpeedColu
 from android_harness.android_device import AndroidDevice
 from android_harness.device.fileio import sha256_file
 from android_harness.shell_quote import quote
+from android_harness.storage_space import parse_df_available
 from pipeline.errors import DataError, DeviceError
 
 TMP_SUFFIX = ".edgecl-tmp"
@@ -94,14 +95,6 @@ def _parse_sha256sum(text: str) -> dict[str, str]:
     return out
 
 
-def _parse_df_available(text: str) -> int | None:
-    """Available bytes from ``df -k DIR`` (last line, 4th column in 1K blocks)."""
-    lines = [ln.split() for ln in text.strip().splitlines() if ln.strip()]
-    if len(lines) < 2 or len(lines[-1]) < 4 or not lines[-1][3].isdigit():
-        return None
-    return int(lines[-1][3]) * 1024
-
-
 def deploy(device: AndroidDevice, manifest: Path, name: str | None = None,
            show_progress: bool = False, remote_dir: str | None = None) -> DeployReport:
     """Push the manifest's files to ``<storage_root>/models/<name>/`` (name: the manifest's folder),
@@ -126,7 +119,7 @@ def deploy(device: AndroidDevice, manifest: Path, name: str | None = None,
     report.skipped = [f.rel for f in files if f not in todo]
     report.redone = [f.rel for f in todo if f.rel in remote]
     need = sum(f.size for f in todo)
-    free = _parse_df_available(df.stdout)
+    free = parse_df_available(df.stdout)
     if todo and free is not None and need + SPACE_MARGIN_BYTES > free:
         raise DeviceError(device.serial, f"not enough space for {name}: need {need / 1e6:.1f} MB "
                                          f"(+{SPACE_MARGIN_BYTES // 2**20} MiB margin), {free / 1e6:.1f} MB free at {remote_dir}")

@@ -64,47 +64,48 @@ class Poll:
     result: dict | None
     state: str = "R"               # the runner's /proc state letter (R, S, D, T...), or "dead"
     events_size: int | None = 0    # bytes of events.jsonl, None when the file is missing
+    truncated: bool = False        # events.jsonl is shorter than what the host had already read
 
 
 @dataclass
 class _Watchdog:
     """Decides when a session that has not ended never will: the runner died, stayed stopped, went
     silent longer than any gap it showed before (and at least ``SILENT_MIN_S``), or its events.jsonl
-    was removed or truncated. Returns (phase, message) or None."""
+    was removed or truncated. Returns (phase, cause, message) or None."""
 
     last_progress: float = field(default_factory=time.monotonic)
     longest_gap: float = 0.0
     stopped_since: float | None = None
     done_since: float | None = None
 
-    def check(self, handle: SessionHandle, p: Poll) -> tuple[str, str] | None:
+    def check(self, handle: SessionHandle, p: Poll) -> tuple[str, str, str] | None:
         now = time.monotonic()
         if p.events:
             self.longest_gap = max(self.longest_gap, now - self.last_progress)
             self.last_progress = now
         read = f"the host had read {len(handle.events)} events (to seq {handle.next_seq - 1})"
-        if p.events_size is not None and p.events_size < handle.offset:
-            return "protocol", f"events.jsonl shrank to {p.events_size} bytes below the {handle.offset} already read; {read}" + _status(p.result)
+        if p.truncated:
+            return "protocol", "events_truncated", f"events.jsonl shrank to {p.events_size} bytes below the {handle.offset} already read; {read}" + _status(p.result)
         if p.events_size is None and (handle.offset or p.result is not None):
-            return "protocol", f"events.jsonl is missing on the device; {read}" + _status(p.result)
+            return "protocol", "events_missing", f"events.jsonl is missing on the device; {read}" + _status(p.result)
         if p.result is not None or not p.alive:
             self.done_since = self.done_since or now
             if now - self.done_since > END_GRACE_S:  # the runner ended but its last events never came
                 if p.result is None:
-                    return "died", f"runner exited without result.json; {read}"
-                return "protocol", f"result.json is written but events.jsonl ends without session_end; {read}" + _status(p.result)
+                    return "died", "exited", f"runner exited without result.json; {read}"
+                return "protocol", "no_session_end", f"result.json is written but events.jsonl ends without session_end; {read}" + _status(p.result)
             return None
         self.done_since = None
         if p.state in ("T", "t"):
             self.stopped_since = self.stopped_since or now
             if now - self.stopped_since > STOPPED_MAX_S:
-                return "died", (f"runner pid {handle.pid} is stopped (SIGSTOP) for {now - self.stopped_since:.0f} s; "
+                return "died", "stopped", (f"runner pid {handle.pid} is stopped (SIGSTOP) for {now - self.stopped_since:.0f} s; "
                                 f"`adb shell kill -CONT {handle.pid}` resumes it, `edgecl cancel {handle.session_id}` ends it")
             return None
         self.stopped_since = None
         silent, bound = now - self.last_progress, max(SILENT_MIN_S, 20 * self.longest_gap)
         if silent > bound:
-            return "died", f"runner pid {handle.pid} is alive (state {p.state}) but wrote no event for {silent:.0f} s; {read}"
+            return "died", "silent", f"runner pid {handle.pid} is alive (state {p.state}) but wrote no event for {silent:.0f} s; {read}"
         return None
 
 
@@ -215,7 +216,8 @@ class SessionDriver:
         lines = head.split()
         proc_state, size_text = (lines + ["dead", "missing"])[:2]
         events_size = int(size_text) if size_text.isdigit() else None
-        if events_size is not None and events_size < handle.offset:
+        truncated = events_size is not None and events_size < handle.offset  # (measured before the tail was read)
+        if truncated:
             tail = ""  # replaced or truncated under us: nothing after our offset can be trusted
         end = tail.rfind("\n") + 1
         events = []
@@ -235,7 +237,7 @@ class SessionDriver:
         handle.offset += len(tail[:end].encode())
         handle.events += events
         result = json.loads(result_text) if result_text.strip() else None
-        return Poll(events, proc_state not in ("dead", "Z"), result, proc_state, events_size)
+        return Poll(events, proc_state not in ("dead", "Z"), result, proc_state, events_size, truncated)
 
     def stream(self, handle: SessionHandle, on_event: Callable[[dict], None] | None = None, progress: bool = True,
                total_epochs: int | None = None, poll_s: float = POLL_S) -> dict:
@@ -272,8 +274,8 @@ class SessionDriver:
                     return p.result
                 problem = watch.check(handle, p)
                 if problem is not None:
-                    phase, message = problem
-                    raise SessionError(phase, message + self._log_tail(handle), handle.session_id)
+                    phase, cause, message = problem
+                    raise SessionError(phase, message + self._log_tail(handle), handle.session_id, cause)
                 if not p.events:
                     time.sleep(poll_s)
 

@@ -35,6 +35,7 @@ from pipeline.config import ExperimentSpec, ReplaySpec
 from pipeline.device_run import DeviceRun, prepare_device_run
 from pipeline.errors import SessionError
 from pipeline.miro.tuner import TaskInfo
+from pipeline.session_budget import check_session_space, session_write_bytes
 
 MAX_RELAUNCHES = 2
 SETTLE_TIMEOUT_S = 3.0
@@ -129,19 +130,29 @@ def run_session(run: DeviceRun, session_spec, local: Path, progress: bool = True
     driver = SessionDriver(run.device, run.reconnect, served=run.served)
     remote = driver.remote_dir(session_spec.session_id)
     sampling = run.power_sampling(f"{remote}/power.csv")
+    need = session_write_bytes(run.export_dir, session_spec.keep_checkpoints, session_spec.replay.sb_size,
+                               len(session_spec.tasks), run.data.input_shape, run.data.num_classes)
+    check_session_space(run.device, run.device.storage_path(), need, session_spec.session_id)
     with sampling as sampler:
         if sampler is not None:
             wait_for_battery_power(run.device, f"{remote}/power.csv")
         handle = driver.start(session_spec)
         epochs = session_spec.train.epochs * len(session_spec.tasks)
+        progressed = True
         for attempt in range(1 + MAX_RELAUNCHES):
+            seen = len(handle.events)
             try:
                 result = driver.stream(handle, progress=progress, total_epochs=epochs)
                 break
-            except SessionError as exc:  # the runner died (OOM kill, crash): resume it from its checkpoint
-                if exc.phase != "died" or attempt == MAX_RELAUNCHES:
+            except SessionError as exc:
+                # only a runner that exited (OOM kill, crash) is resumed from its checkpoint, and only while
+                # relaunches make progress: a failure that repeats at the same point is deterministic
+                if exc.cause != "exited" or attempt == MAX_RELAUNCHES or not progressed:
                     raise
+                check_session_space(run.device, run.device.storage_path(), need, session_spec.session_id)
                 driver.relaunch(handle)
+            finally:
+                progressed = any(e["type"] in ("step", "epoch", "checkpoint") for e in handle.events[seen + 1:])
     driver.collect(handle, local)
     energy, note = _session_energy(run, local, result)
     return result, energy, note

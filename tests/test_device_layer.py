@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from android_harness.adb import ServerAddress
-from android_harness.deploy import _parse_df_available, _parse_sha256sum
+from android_harness.deploy import _parse_sha256sum
+from android_harness.storage_space import parse_df_available
 from android_harness.profile import infer_convention, parse_getprop, parse_meminfo_total
 from android_harness.shell_quote import join
 from android_harness.vphone.home import create_home
@@ -53,7 +54,7 @@ def test_parsers() -> None:
     assert parse_getprop("[ro.a]: [x y]\n[b]: []\n") == {"ro.a": "x y", "b": ""}
     assert parse_meminfo_total("MemTotal:        7823412 kB\nMemFree: 1 kB\n") == 7823412 * 1024
     df = "Filesystem 1K-blocks Used Available Use% Mounted on\n/dev/block/dm-5 115000000 2000 9876 1% /data\n"
-    assert _parse_df_available(df) == 9876 * 1024 and _parse_df_available("garbage") is None
+    assert parse_df_available(df) == 9876 * 1024 and parse_df_available("garbage") is None
     h = "a" * 64
     assert _parse_sha256sum(f"{h}  x y\n{h} *b\nsha256sum: c: No such file\n") == {"x y": h, "b": h}
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from android_harness.battery_parse import parse_dumpsys_battery
+from android_harness.storage_space import parse_df_available
 from pipeline.errors import PowerError
 from pipeline.miro.resources import DeviceState
 
@@ -32,15 +33,6 @@ def parse_meminfo(text: str) -> tuple[int | None, int | None]:
         if kb is not None:
             values[key.strip()] = kb * 1024
     return values.get("MemAvailable"), values.get("MemTotal")
-
-
-def parse_df_free(text: str) -> int | None:
-    """Free bytes from ``df -k PATH`` (the last line's 4th column, in KiB)."""
-    lines = [ln for ln in text.strip().splitlines() if ln.strip()]
-    if len(lines) < 2:
-        return None
-    cols = lines[-1].split()
-    return _int(cols[3]) * 1024 if len(cols) >= 4 and _int(cols[3]) is not None else None
 
 
 def parse_thermal_status(text: str) -> int | None:
@@ -73,7 +65,7 @@ def state_from_outputs(outs: dict[str, str], thermal_unit: str = "mC") -> Device
     return DeviceState(battery_pct=level, charging=charging,
                        thermal_throttled=th is not None and th >= THROTTLING_STATUS, temp_c=temp,
                        mem_available_bytes=avail, mem_total_bytes=total,
-                       storage_free_bytes=parse_df_free(outs.get("df", "")))
+                       storage_free_bytes=parse_df_available(outs.get("df", "")))
 
 
 def read_device_state(device: Any) -> DeviceState:
