@@ -7,7 +7,7 @@ power; segments of unknown power share the remainder by overlap; when all are kn
 split in proportion to overlap x power. So a session shorter than one gauge period, with idle
 around it, gets the period's energy above idle (the short-session correction), and every interval's
 energy lands in exactly one place: the phases sum to the session, the session to the counter's
-difference. The error bound (95 %, ``2 sigma``) adds the counter's noise on each interval a row
+difference. The error bound (meant to hold in >= 95 % of sessions: 2.5 sigma) adds the counter's noise on each interval a row
 shares in, the uncertainty of the powers that were assumed known, the knots' timing and the
 counter's step.
 """
@@ -26,7 +26,8 @@ from pipeline.energy.counters import EnergyCurve
 from pipeline.energy.timeline import IDLE_LIKE, Group, Segment, Timeline
 from pipeline.energy.trace import PowerTrace
 
-Z95 = 2.0                   # error bounds are 2 sigma
+Z95 = 2.5                   # the bound is 2.5 sigma: the noise sigma is itself estimated from the trace,
+                            # so 2 sigma held in only 95-97 % of simulated sessions (tests/test_energy_counters.py)
 PRECISE_PERIODS = 3.0       # a window shorter than this many counter periods is imprecise
 PRECISE_REL = 0.10          # ... and so is one whose bound exceeds this share of its energy
 
@@ -249,7 +250,10 @@ def build_rows(tl: Timeline, curve: EnergyCurve | None, trace: PowerTrace | None
         else:
             ivs = sorted({i for m in members for i in alloc.touched[m]})
             charging = trace.charging_between(curve.t[ivs[0]], curve.t[ivs[-1] + 1]) if (trace is not None and ivs) else 0
-            if ivs and curve.charging[ivs].any() and not allow_charging:
+            if ivs and curve.bad[ivs].any():
+                notes.append(f"{curve.source} unusable over {int(curve.bad[ivs].sum())} of its intervals here "
+                             "(a counter reset, or the sampler did not run)")
+            elif ivs and curve.charging[ivs].any() and not allow_charging:
                 notes.append(f"refused: {charging} charging sample(s) (battery counters measure the charger)")
             else:
                 energy = float(sum(alloc.energy[m] for m in members))
@@ -264,16 +268,14 @@ def build_rows(tl: Timeline, curve: EnergyCurve | None, trace: PowerTrace | None
         phase = g.name if g.kind == "phase" else None
         rows.append(EnergyRow(
             kind=g.kind, name=g.name, session_id=tl.session_id, task=g.task, phase=phase,
-            t0=round(g.t0, 6), t1=round(g.t1, 6), duration_s=round(dur, 6),
-            energy_j=None if energy is None else round(energy, 6),
-            mean_power_w=None if energy is None or dur <= 0 else round(energy / dur, 6),
-            idle_w=None if idle_w is None else round(idle_w, 6),
-            above_idle_j=None if energy is None or idle_w is None else round(energy - idle_w * dur, 6),
-            train_samples=n, j_per_sample=round(energy / n, 9) if energy is not None and n else None,
+            t0=round(g.t0, 6), t1=round(g.t1, 6), duration_s=dur, energy_j=energy,
+            mean_power_w=None if energy is None or dur <= 0 else energy / dur, idle_w=idle_w,
+            above_idle_j=None if energy is None or idle_w is None else energy - idle_w * dur,
+            train_samples=n, j_per_sample=energy / n if energy is not None and n else None,
             charging_samples=int(charging), simulated=simulated, source=curve.source if curve is not None else "",
-            resolution_s=None if curve is None else round(curve.period_s, 6),
+            resolution_s=None if curve is None else curve.period_s,
             resolution_j=None if curve is None else curve.resolution_j,
-            error_j=None if err is None or not math.isfinite(err) else round(err, 6), precise=precise,
+            error_j=None if err is None or not math.isfinite(err) else err, precise=precise,
             note="; ".join(notes)))
     return rows + swap_estimates(rows, events, clock)
 
@@ -303,9 +305,9 @@ def swap_estimates(rows: list[EnergyRow], events: list[dict[str, Any]], clock=fl
         energy = secs * host.mean_power_w
         out.append(EnergyRow(
             kind="estimate", name="swapping", session_id=host.session_id, task=host.task, phase="swapping",
-            t0=round(first, 6), t1=round(last, 6), duration_s=round(secs, 6), energy_j=round(energy, 6),
+            t0=round(first, 6), t1=round(last, 6), duration_s=secs, energy_j=energy,
             mean_power_w=host.mean_power_w, idle_w=host.idle_w,
-            above_idle_j=None if host.idle_w is None else round(energy - host.idle_w * secs, 6), train_samples=0,
+            above_idle_j=None if host.idle_w is None else energy - host.idle_w * secs, train_samples=0,
             j_per_sample=None, charging_samples=0, simulated=host.simulated, source=host.source,
             resolution_s=host.resolution_s, resolution_j=host.resolution_j, error_j=None, precise=False,
             note=f"estimated: {secs:.3f} s of swaps x mean power of its {host.phase} phase; included in that phase"))

@@ -83,11 +83,25 @@ def gauge_curve(trace: PowerTrace) -> EnergyCurve:
     values = np.concatenate([[p[0]], p[owner]])           # value of interval [knots[i], knots[i+1]]
     e = np.concatenate([[0.0], np.cumsum(values * np.diff(knots))])
     charging = np.concatenate([[trace.charging[0]], trace.charging[owner]])
+    unseen = _unsampled(t, knots, 2 * period)
+    if unseen.any():
+        notes.append(f"the sampler did not run for {int(unseen.sum())} gauge period(s) (phone suspended?): the "
+                     "gauge values published then were never read, so that energy is unknown from the gauge")
     detail = (f"current_now x voltage_now, lag corrected: each published value covers the {period:.3g} s "
               f"before its refresh ({'fixed-period grid' if ref.regular else 'refreshes as observed'}, "
               f"{ref.observed} seen)")
     return EnergyCurve("current_gauge", knots, e, period, 0.0, noise_sigma(p[owner]), ref.timing_sigma_s,
-                       charging, np.zeros(len(knots) - 1, bool), detail, notes)
+                       charging, unseen, detail, notes)
+
+
+def _unsampled(t: np.ndarray, knots: np.ndarray, gap_s: float) -> np.ndarray:
+    """Per knot interval: it lies inside a gap of the samples longer than ``gap_s`` (the values
+    published then were never read)."""
+    gaps = np.flatnonzero(np.diff(t) > gap_s)
+    bad = np.zeros(len(knots) - 1, bool)
+    for g in gaps:
+        bad |= (knots[1:] > t[g]) & (knots[:-1] < t[g + 1])
+    return bad
 
 
 def _span_means(trace: PowerTrace, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -116,6 +130,8 @@ def _counter_curve(trace: PowerTrace, column: np.ndarray, to_j, source: str, nam
         return f"{name} never changed"
     r = (t[change - 1] + t[change]) / 2.0
     period = float(refreshes(t, v).period_s or np.median(np.diff(r)))
+    gap = t[change] - t[change - 1] > 2 * period        # read after a sampling gap: published within one period
+    r = np.where(gap, t[change] - period / 2, r)
     knots = np.concatenate([[r[0] - period], r])
     vals = np.concatenate([[v[0]], v[change]])
     drop = vals[:-1] - vals[1:]                          # counter units consumed per interval

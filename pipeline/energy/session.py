@@ -76,7 +76,7 @@ def measure_events(trace: PowerTrace | None, rails: RailSeries | None, events: l
     sim = bool(trace.simulated if trace is not None and simulated is None else simulated)
     clock_name = trace.clock if trace is not None else (rails.clock if rails is not None else "CLOCK_MONOTONIC")
     clock: ClockMap = event_clock(events, clock_name)
-    tl = build_timeline(events, clock, result, session_id)
+    tl = build_timeline(events, clock, result, session_id, None if trace is None else trace.t)
     if tl is None:
         return SessionEnergy(session_id, [], trace, rails, None, None, [], "no events")
     curves, why = candidate_curves(trace, rails)

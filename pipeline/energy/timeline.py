@@ -23,7 +23,7 @@ from typing import Any
 from pipeline.energy.clock import ClockMap
 
 PAUSE_FACTOR = 3.0          # a heartbeat gap this many periods long is a pause, not a slow beat
-IDLE_LIKE = frozenset({"paused", "suspended", "before", "after"})   # the runner consumed nothing there
+IDLE_LIKE = frozenset({"paused", "before", "after"})   # the phone idles there: the idle baseline applies
 
 
 @dataclass
@@ -49,6 +49,7 @@ class Segment:
 
     @property
     def idle_like(self) -> bool:
+        """The phone idled (a suspended phone draws less: its energy is measured, never assumed)."""
         return self.kind in IDLE_LIKE
 
 
@@ -67,12 +68,14 @@ class Timeline:
 
 
 class _Builder:
-    def __init__(self, clock: ClockMap) -> None:
+    def __init__(self, clock: ClockMap, sample_times=None) -> None:
         self.clock = clock
+        self.sample_times = sample_times
         self.segments: list[Segment] = []
         self.groups: list[Group] = []
         self.overhead: dict[int | None, int] = {}
         self.notes: list[str] = []
+        self.unclosed_tasks: set[int] = set()
 
     def group(self, name: str, task: int | None, t0: float, t1: float | None = None) -> int:
         self.groups.append(Group("phase", name, task, t0, t0 if t1 is None else t1))
@@ -101,13 +104,14 @@ def _incarnations(evs: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
 
 
 def build_timeline(events: list[dict[str, Any]], clock: ClockMap, result: dict[str, Any] | None = None,
-                   session_id: str = "") -> Timeline | None:
-    """The session's segments, or None without events."""
+                   session_id: str = "", sample_times=None) -> Timeline | None:
+    """The session's segments, or None without events. ``sample_times`` (the trace's, on its clock)
+    place a suspend: the sampler is frozen while the phone sleeps, so it is the gap in the samples."""
     evs = sorted(events, key=lambda e: e.get("seq", 0))
     if not evs:
         return None
     result = result or {}
-    b = _Builder(clock)
+    b = _Builder(clock, sample_times)
     runs = _incarnations(evs)
     sid = next((str(e["session_id"]) for e in evs if e.get("type") == "session_start" and e.get("session_id")), session_id)
     start = end = None
@@ -136,17 +140,23 @@ def build_timeline(events: list[dict[str, Any]], clock: ClockMap, result: dict[s
         g = b.overhead_group(task, clock(prev_last))
         b.add("overhead", clock(prev_last), clock(float(t_end)), task, g)
         end = clock(float(t_end))
-    if not any(e.get("type") == "session_end" for e in last):
-        b.notes.append("no session_end: the timeline ends at the last event")
+    ended = any(e.get("type") == "session_end" for e in last)
     b.notes.extend(clock.notes)
-    groups = b.groups
-    for k in sorted({s.task for s in b.segments if s.task is not None}):
-        segs = [s for s in b.segments if s.task == k]
-        groups.append(Group("task", f"task {k}", k, min(s.t0 for s in segs), max(s.t1 for s in segs)))
-    groups.append(Group("session", sid, None, start, end,
-                        notes=(["runner start to end (incl. loading)"] + ([f"{len(runs)} runners (relaunched)"]
-                                                                          if len(runs) > 1 else []))))
-    return Timeline(sid, start, end, sorted(b.segments, key=lambda s: s.t0), groups, len(runs), b.notes)
+    groups = [g for k, g in enumerate(b.groups)
+              if g.name not in ("loading", "overhead") or any(s.group == k for s in b.segments)]
+    keep = {id(g): n for n, g in enumerate(groups)}
+    remap = {k: keep[id(g)] for k, g in enumerate(b.groups) if id(g) in keep}
+    segments = [Segment(s.kind, s.t0, s.t1, s.task, remap[s.group]) for s in b.segments]
+    for k in sorted({s.task for s in segments if s.task is not None}):
+        segs = [s for s in segments if s.task == k]
+        unclosed = k in b.unclosed_tasks
+        groups.append(Group("task", f"task {k}", k, min(s.t0 for s in segs), max(s.t1 for s in segs), not unclosed,
+                            ["no end event (task_end): cut at the last event"] if unclosed else []))
+    notes = ["runner start to end (incl. loading)"] + ([f"{len(runs)} runners (relaunched)"] if len(runs) > 1 else [])
+    if not ended:
+        notes.append("no end event (session_end): cut at the last event")
+    groups.append(Group("session", sid, None, start, end, ended, notes))
+    return Timeline(sid, start, end, sorted(segments, key=lambda s: s.t0), groups, len(runs), b.notes)
 
 
 def _run(b: _Builder, run: list[dict[str, Any]], launch: float, n: int) -> float:
@@ -157,6 +167,7 @@ def _run(b: _Builder, run: list[dict[str, Any]], launch: float, n: int) -> float
                                    "process start to the first phase (program and data load)")
     stack: list[tuple[str, int | None, int]] = []        # open phases: (phase, task, group)
     task: int | None = None
+    open_tasks: set[int] = set()
     loaded = False
     beat = next((float(e["heartbeat_s"]) for e in run if e.get("type") == "session_start" and e.get("heartbeat_s")), None)
     prev_mono = launch
@@ -167,7 +178,9 @@ def _run(b: _Builder, run: list[dict[str, Any]], launch: float, n: int) -> float
         t = clock(t_mono)
         if typ == "task_start":
             task = int(e["task"])
+            open_tasks.add(task)
         elif typ == "task_end":
+            open_tasks.discard(int(e["task"]))
             task = None
         elif typ == "phase_start":
             ptask = int(e["task"]) if e.get("task") is not None else task
@@ -184,6 +197,7 @@ def _run(b: _Builder, run: list[dict[str, Any]], launch: float, n: int) -> float
     for phase, _task, g in stack:
         b.groups[g].closed = False
         b.groups[g].notes.append("no end event: cut at the runner's last event")
+    b.unclosed_tasks |= open_tasks
     return clock(prev_mono)
 
 
@@ -201,17 +215,39 @@ def _fill(b: _Builder, a: float, z: float, stack, task, loaded: bool, loading: i
         group = b.overhead_group(task, clock(a))
     t_a, t_z = clock(a), clock(z)
     slept = clock.suspended_between(a, z)
-    awake_end = t_z - slept
-    if beat and loaded and (z - a) > PAUSE_FACTOR * beat:
-        b.add(kind, t_a, t_a + beat, seg_task, group)
-        g = b.group("paused", seg_task, t_a + beat)
-        b.add("paused", t_a + beat, awake_end, seg_task, g)
-        b.groups[g].notes.append(f"no heartbeat for {z - a:.1f} s (beat {beat:g} s): runner stopped")
-    else:
-        b.add(kind, t_a, awake_end, seg_task, group)
     if slept:
-        g = b.group("suspended", seg_task, awake_end)
-        b.add("suspended", awake_end, t_z, seg_task, g)
+        s0 = _suspend_start(b.sample_times, t_a, t_z, slept)
+        _fill_awake(b, kind, t_a, s0, seg_task, group, beat if loaded else None)
+        g = b.group("suspended", seg_task, s0)
+        b.add("suspended", s0, s0 + slept, seg_task, g)
+        _fill_awake(b, kind, s0 + slept, t_z, seg_task, group, None)
+    else:
+        _fill_awake(b, kind, t_a, t_z, seg_task, group, beat if loaded else None)
+
+
+def _fill_awake(b: _Builder, kind: str, t_a: float, t_z: float, task, group: int, beat: float | None) -> None:
+    if beat and (t_z - t_a) > PAUSE_FACTOR * beat:
+        b.add(kind, t_a, t_a + beat, task, group)
+        g = b.group("paused", task, t_a + beat)
+        b.add("paused", t_a + beat, t_z, task, g)
+        b.groups[g].notes.append(f"no heartbeat for {t_z - t_a:.1f} s (beat {beat:g} s): runner stopped")
+    else:
+        b.add(kind, t_a, t_z, task, group)
+
+
+def _suspend_start(sample_times, t_a: float, t_z: float, slept: float) -> float:
+    """Where in [t_a, t_z] the phone slept: the sampler's widest gap there if it is about as long,
+    else (no trace to tell) the end of the span."""
+    if sample_times is not None and len(sample_times) > 1:
+        import numpy as np
+        t = np.asarray(sample_times)
+        lo, hi = np.searchsorted(t, t_a), np.searchsorted(t, t_z, side="right")
+        inner = t[max(lo - 1, 0):min(hi + 1, len(t))]
+        if len(inner) > 1:
+            k = int(np.argmax(np.diff(inner)))
+            if inner[k + 1] - inner[k] >= 0.8 * slept:
+                return float(min(max(inner[k], t_a), t_z - slept))
+    return t_z - slept
 
 
 def event_groups(events: list[dict[str, Any]], result: dict[str, Any] | None = None, session_id: str = "") -> list[Group]:
