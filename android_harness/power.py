@@ -234,7 +234,8 @@ class PowerSampler:
         if self.pid is None:
             return
         try:
-            self.device.shell(f"echo {'drain' if drain else 'now'} > {quote(self.stop_file)}", check=False)
+            term = "" if drain else f"; kill -TERM {self.pid} 2>/dev/null; true"
+            self.device.shell(f"echo {'drain' if drain else 'now'} > {quote(self.stop_file)}{term}", check=False)
             if not self.wait(DRAIN_MAX_S + 5.0 if drain else STOP_TIMEOUT_S):
                 log.warning("[%s] sampler %d did not stop; SIGTERM", self.device.serial, self.pid)
                 self.device.shell(f"kill -TERM {self.pid} 2>/dev/null; true", check=False)

@@ -144,6 +144,9 @@ def shell_sampler_script(files: dict[str, str], out: str, rate_hz: float, stop_f
         raise ValueError(f"shell sampler rate must be in (0, 50] Hz (uptime has 10 ms steps), got {rate_hz}")
     if rails_out and not (rail_files or rail_cmd):
         raise ValueError("rails_out needs rail_files (iio energy_value) or rail_cmd (dumpsys ...)")
+    spaced = [f for f in rail_files or [] if any(ch.isspace() for ch in f)]
+    if spaced:
+        raise ValueError(f"rail files are word-split by the shell; these contain whitespace: {spaced}")
     paths = {c: files.get(c, "/dev/null/absent") for c in COLUMNS}
     file_vars = "\n".join(f"F{i}={quote(paths[c])}" for i, c in enumerate(COLUMNS))
     file_meta = "\n".join(f'  echo "# file {c}=$F{i}"' for i, c in enumerate(COLUMNS))

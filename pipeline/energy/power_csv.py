@@ -56,10 +56,11 @@ def parse_number(cell: str, where: str) -> float:
 
 def _meta_line(line: str, meta: dict[str, str]) -> None:
     body = line.lstrip("#").strip()
-    if body.startswith("stopped "):
-        for part in body[len("stopped "):].split():
+    word, _, rest = body.partition(" ")
+    if word in ("stopped", "anchor"):                   # "# stopped t=.. rows=..", "# anchor mono=.. boot=.."
+        for part in rest.split():
             k, _, v = part.partition("=")
-            meta[f"stopped_{k}"] = v
+            meta[f"{word}_{k}"] = v
     elif body.startswith("file "):
         k, _, v = body[len("file "):].partition("=")
         meta[f"file_{k}"] = v
