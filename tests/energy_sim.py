@@ -18,18 +18,16 @@ class Profile:
     idle_w: float
     spans: list[tuple[float, float, float]] = field(default_factory=list)
 
-    def power(self, t: np.ndarray) -> np.ndarray:
-        out = np.full(np.shape(t), self.idle_w, dtype=float)
-        for a, b, w in self.spans:
-            out = np.where((t >= a) & (t < b), w, out)
-        return out
-
     def energy(self, a: float, b: float) -> float:
         """Exact integral over [a, b]."""
-        e = self.idle_w * (b - a)
+        return float(self.cumulative(np.array([b]))[0] - self.cumulative(np.array([a]))[0])
+
+    def cumulative(self, t: np.ndarray) -> np.ndarray:
+        """Exact integral from 0 to each of ``t``."""
+        t = np.asarray(t, dtype=float)
+        e = self.idle_w * t
         for s0, s1, w in self.spans:
-            o = max(0.0, min(b, s1) - max(a, s0))
-            e += (w - self.idle_w) * o
+            e = e + (w - self.idle_w) * np.clip(np.minimum(t, s1) - s0, 0.0, s1 - s0)
         return e
 
 
@@ -53,12 +51,9 @@ def simulate(profile: Profile, t0: float, t1: float, *, period: float = 1.0, pha
              rails: bool = False, rail_period: float = 0.5, clock: str = "CLOCK_MONOTONIC") -> tuple[str, str | None]:
     """(power.csv text, rails.txt text or None) for [t0, t1] of ``profile``."""
     rng = np.random.default_rng(seed)
-    fine = 0.001
-    grid = np.arange(t0 - 3 * period, t1 + fine, fine)
-    cum = np.concatenate([[0.0], np.cumsum(profile.power(grid[:-1]) * fine)])
 
     def energy_to(t):
-        return np.interp(t, grid, cum)
+        return profile.cumulative(t) - profile.cumulative(np.array([t0 - 3 * period]))[0]
 
     r = refresh_times(t0 - 2 * period, t1, period, phase, tick, rng)
     avg_w = np.diff(energy_to(r)) / np.diff(r)                  # average over [r_{k-1}, r_k], shown from r_k
@@ -77,7 +72,7 @@ def simulate(profile: Profile, t0: float, t1: float, *, period: float = 1.0, pha
     if rails:
         blocks = []
         for tr in np.arange(t0, t1, rail_period):
-            uws = 1e9 + energy_to(tr) * 1e6 * np.array([0.5, 0.3, 0.2])
+            uws = 1e9 + float(energy_to(np.array([tr]))[0]) * 1e6 * np.array([0.5, 0.3, 0.2])
             body = "\n".join(f"CH{i}(T={int(tr * 1000)})[RAIL{i}], {int(v)}" for i, v in enumerate(uws))
             blocks.append(f"@@ rails t0={tr:.6f} t1={tr:.6f} clock={clock} source=sim\nt={int(tr * 1000)}\n{body}\n@@ end")
         rails_text = "\n".join(blocks) + "\n"

@@ -75,8 +75,10 @@ def gauge_curve(trace: PowerTrace) -> EnergyCurve:
         charging = trace.charging[:-1] | trace.charging[1:]
         detail = (f"current_now x voltage_now sampled at {1 / ref.sample_dt:.3g} Hz; the gauge refreshes "
                   + ("never (stale)" if ref.period_s is None else f"every {period:.3g} s, no slower than the sampler"))
+        lsb_w = trace.current_lsb_a * float(np.median(trace.voltage_v))
         return EnergyCurve("current_samples", t.copy(), np.concatenate([[0.0], np.cumsum(seg)]), max(period, ref.sample_dt),
-                           0.0, noise_sigma(p), ref.timing_sigma_s, charging, np.zeros(len(t) - 1, bool), detail, notes)
+                           lsb_w * ref.sample_dt, float(np.hypot(noise_sigma(p), lsb_w / np.sqrt(12))), ref.timing_sigma_s,
+                           charging, np.zeros(len(t) - 1, bool), detail, notes)
     period = float(ref.period_s)
     r, owner = ref.times, ref.sample_index
     knots = np.concatenate([[r[0] - 2 * period, r[0] - period], r])
@@ -90,7 +92,9 @@ def gauge_curve(trace: PowerTrace) -> EnergyCurve:
     detail = (f"current_now x voltage_now, lag corrected: each published value covers the {period:.3g} s "
               f"before its refresh ({'fixed-period grid' if ref.regular else 'refreshes as observed'}, "
               f"{ref.observed} seen)")
-    return EnergyCurve("current_gauge", knots, e, period, 0.0, noise_sigma(p[owner]), ref.timing_sigma_s,
+    lsb_w = trace.current_lsb_a * float(np.median(trace.voltage_v))
+    noise = float(np.hypot(noise_sigma(p[owner]), lsb_w / np.sqrt(12)))
+    return EnergyCurve("current_gauge", knots, e, period, lsb_w * period, noise, ref.timing_sigma_s,
                        charging, unseen, detail, notes)
 
 
@@ -207,8 +211,10 @@ def choose_curve(curves: list[EnergyCurve], a: float, b: float) -> tuple[EnergyC
     notes = []
     rough = next((c for c in curves if c.source in ("current_gauge", "current_samples") and c.covers(a, b)), None)
     estimate = None
-    if rough is not None:
-        estimate = abs(float(np.interp(b, rough.t, rough.e) - np.interp(a, rough.t, rough.e)))
+    if rough is not None:              # the energy of the gauge periods covering [a, b]: the window's scale
+        i = max(int(np.searchsorted(rough.t, a, side="right")) - 1, 0)
+        j = min(int(np.searchsorted(rough.t, b, side="left")), len(rough.t) - 1)
+        estimate = abs(float(rough.e[j] - rough.e[i]))
     for c in curves:
         if not c.covers(a, b):
             notes.append(f"{c.source}: covers {max(0.0, min(b, c.t[-1]) - max(a, c.t[0])):.2f} of {b - a:.2f} s")
@@ -218,7 +224,7 @@ def choose_curve(curves: list[EnergyCurve], a: float, b: float) -> tuple[EnergyC
             continue
         if c.resolution_j and estimate and c.resolution_j > MAX_COUNTER_RESOLUTION * estimate:
             notes.append(f"{c.source}: one step ({c.resolution_j:.3g} J) is over {MAX_COUNTER_RESOLUTION:.0%} of "
-                         f"the session's ~{estimate:.3g} J")
+                         f"the ~{estimate:.3g} J of the gauge periods covering the session")
             continue
         return c, notes
     return None, notes

@@ -106,6 +106,7 @@ class PowerTrace:
     charge_counter_uah: np.ndarray  # nan where unreadable
     energy_counter_uwh: np.ndarray  # nan where unreadable (most phones have none)
     t_boot: np.ndarray              # CLOCK_BOOTTIME of each sample where the sampler wrote it, else nan
+    current_lsb_a: float            # one step of the current reading (1 uA / 1 mA): its rounding error
     capacity_pct: np.ndarray
     temp_c: np.ndarray
     status: list[str]
@@ -222,6 +223,12 @@ class PowerTrace:
         return out
 
 
+
+
+def _step(raw: np.ndarray) -> float:
+    """The reading's quantum: 1 for integer readings (the kernel prints integers), else 0."""
+    v = raw[~np.isnan(raw)]
+    return 1.0 if len(v) and np.all(v == np.rint(v)) else 0.0
 
 
 def _dominant_status(status: list[str]) -> str:
@@ -351,7 +358,8 @@ def normalise(raw: RawPowerCsv, conv: CounterConvention, *, simulated: bool) -> 
     rate = raw.meta.get("rate_hz")
     return PowerTrace(
         t=t, discharge_a=discharge, voltage_v=volts, power_w=discharge * volts, charging=charging,
-        charge_counter_uah=cc, energy_counter_uwh=energy, t_boot=raw.numbers("t_boot"), capacity_pct=capacity,
+        charge_counter_uah=cc, energy_counter_uwh=energy, t_boot=raw.numbers("t_boot"),
+        current_lsb_a=_step(cur) * CURRENT_SCALE[res["current_unit"]], capacity_pct=capacity,
         temp_c=temp / 10.0, status=status, simulated=simulated,
         clock=raw.meta.get("clock", "CLOCK_MONOTONIC"), requested_rate_hz=float(rate) if rate else None,
         convention={k: str(v) for k, v in res.items()}, gauge=gauge, warnings=warnings, source=raw.path)
