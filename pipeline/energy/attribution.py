@@ -38,7 +38,7 @@ class IdleBaseline:
     all see the battery; ODPM rails see only their rails: one baseline of each kind."""
 
     battery_w: float | None
-    battery_sigma_w: float          # 1-sigma of that mean
+    battery_sigma_w: float          # 1-sigma of the idle power in one counter period (mean + its spread)
     battery_source: str
     rails_w: float | None
     rails_sigma_w: float
@@ -116,20 +116,16 @@ def allocate(curve: EnergyCurve, segs: list[Segment], idle: tuple[float, float] 
     the (power, 1-sigma) assumed for idle-like segments too short to measure themselves."""
     de, length = curve.de, curve.length
     pairs = _pairs(curve, segs)
-    inside_e, inside_l, inside_l2 = np.zeros(len(segs)), np.zeros(len(segs)), np.zeros(len(segs))
+    inside: list[list[int]] = [[] for _ in segs]          # intervals wholly inside each segment
     for i, ps in enumerate(pairs):
         if len(ps) == 1 and ps[0][1] >= length[i] * (1 - 1e-9):
-            j = ps[0][0]
-            inside_e[j] += de[i]
-            inside_l[j] += length[i]
-            inside_l2[j] += length[i] ** 2
+            inside[ps[0][0]].append(i)
     known: dict[int, float] = {}
     sigma: dict[int, float] = {}
     noise = curve.noise_w if math.isfinite(curve.noise_w) else 0.0
     for j, s in enumerate(segs):
-        if inside_l[j] > 0:
-            known[j] = inside_e[j] / inside_l[j]
-            sigma[j] = noise * math.sqrt(inside_l2[j]) / inside_l[j]
+        if inside[j]:
+            known[j], sigma[j] = segment_power(de[inside[j]], length[inside[j]], noise)
         elif s.kind in IDLE_LIKE and idle is not None:
             known[j], sigma[j] = idle
     energy = np.zeros(len(segs))
@@ -168,6 +164,17 @@ def allocate(curve: EnergyCurve, segs: list[Segment], idle: tuple[float, float] 
                     share[u] = ou / u_total
         shares.append(share)
     return Allocation(energy, shares, sens, sigma, touched)
+
+
+def segment_power(de: np.ndarray, length: np.ndarray, noise: float) -> tuple[float, float]:
+    """A segment's power from the intervals wholly inside it, and the 1-sigma of that power in
+    another interval (a prediction): the mean's noise plus how much the power itself varies there
+    beyond the counter's noise; with one interval that spread is unknown and taken as half the power."""
+    p = de / length
+    mean = float(de.sum() / length.sum())
+    mean_var = noise ** 2 * float((length ** 2).sum()) / float(length.sum()) ** 2
+    spread = max(float(np.var(p, ddof=1)) - noise ** 2, 0.0) if len(p) > 1 else (0.5 * mean) ** 2
+    return mean, math.sqrt(mean_var + spread * (1 + 1 / len(p)))
 
 
 def row_error(curve: EnergyCurve, alloc: Allocation, members: list[int]) -> float:

@@ -206,15 +206,24 @@ def candidate_curves(trace: PowerTrace | None, rails: RailSeries | None) -> tupl
     return out, why
 
 
-def choose_curve(curves: list[EnergyCurve], a: float, b: float) -> tuple[EnergyCurve | None, list[str]]:
-    """The first curve that covers [a, b] with no reset inside and a fine enough step."""
+def choose_curve(curves: list[EnergyCurve], a: float, b: float, source: str | None = None) -> tuple[EnergyCurve | None, list[str]]:
+    """The first curve that covers [a, b] with no reset inside and a fine enough step: a counter's
+    step must be under MAX_COUNTER_RESOLUTION of the window's energy or under what one gauge period's
+    noise already costs (then the counter is still the better reading). ``source`` forces one
+    (e.g. the same counter for every Miro candidate)."""
     notes = []
+    if source is not None:
+        curves = [c for c in curves if c.source == source]
+        if not curves:
+            return None, [f"the requested source {source} is not available"]
     rough = next((c for c in curves if c.source in ("current_gauge", "current_samples") and c.covers(a, b)), None)
-    estimate = None
+    allowed = None
     if rough is not None:              # the energy of the gauge periods covering [a, b]: the window's scale
         i = max(int(np.searchsorted(rough.t, a, side="right")) - 1, 0)
         j = min(int(np.searchsorted(rough.t, b, side="left")), len(rough.t) - 1)
-        estimate = abs(float(rough.e[j] - rough.e[i]))
+        # a gauge whose noise the trace is too short to estimate is not known to be better: keep the counter
+        noise = rough.noise_w * rough.period_s if np.isfinite(rough.noise_w) else np.inf
+        allowed = max(MAX_COUNTER_RESOLUTION * abs(float(rough.e[j] - rough.e[i])), noise)
     for c in curves:
         if not c.covers(a, b):
             notes.append(f"{c.source}: covers {max(0.0, min(b, c.t[-1]) - max(a, c.t[0])):.2f} of {b - a:.2f} s")
@@ -222,9 +231,9 @@ def choose_curve(curves: list[EnergyCurve], a: float, b: float) -> tuple[EnergyC
         if c.bad_in(a, b):
             notes.append(f"{c.source}: a counter reset/jump inside the session")
             continue
-        if c.resolution_j and estimate and c.resolution_j > MAX_COUNTER_RESOLUTION * estimate:
-            notes.append(f"{c.source}: one step ({c.resolution_j:.3g} J) is over {MAX_COUNTER_RESOLUTION:.0%} of "
-                         f"the ~{estimate:.3g} J of the gauge periods covering the session")
+        if c is not rough and c.resolution_j and allowed and c.resolution_j > allowed:
+            notes.append(f"{c.source}: one step ({c.resolution_j:.3g} J) is coarser than {MAX_COUNTER_RESOLUTION:.0%} of "
+                         f"the session's gauge periods and than one period of gauge noise ({allowed:.3g} J)")
             continue
         return c, notes
     return None, notes

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from android_harness.device.events import read_events
-from pipeline.energy.attribution import EnergyRow, IdleBaseline, build_rows
+from pipeline.energy.attribution import EnergyRow, IdleBaseline, segment_power, build_rows
 from pipeline.energy.clock import ClockMap, event_clock
 from pipeline.energy.counters import MAX_COUNTER_RESOLUTION, EnergyCurve, candidate_curves, choose_curve
 from pipeline.energy.loading import load_trace
@@ -71,7 +71,8 @@ def _read_json(path: Path) -> dict[str, Any]:
 
 def measure_events(trace: PowerTrace | None, rails: RailSeries | None, events: list[dict[str, Any]],
                    result: dict[str, Any] | None = None, *, idle: IdleBaseline | None = None,
-                   allow_charging: bool = False, session_id: str = "", simulated: bool | None = None) -> SessionEnergy:
+                   allow_charging: bool = False, session_id: str = "", simulated: bool | None = None,
+                   source: str | None = None) -> SessionEnergy:
     """Energies of one session from its parsed files (measure_session reads them)."""
     sim = bool(trace.simulated if trace is not None and simulated is None else simulated)
     clock_name = trace.clock if trace is not None else (rails.clock if rails is not None else "CLOCK_MONOTONIC")
@@ -80,8 +81,8 @@ def measure_events(trace: PowerTrace | None, rails: RailSeries | None, events: l
     if tl is None:
         return SessionEnergy(session_id, [], trace, rails, None, None, [], "no events")
     curves, why = candidate_curves(trace, rails)
-    curve, notes = choose_curve(curves, tl.start, tl.end)
-    if curve is None:
+    curve, notes = choose_curve(curves, tl.start, tl.end, source)
+    if curve is None and source is None:
         fallback = next((c for c in curves if c.source in ("current_gauge", "current_samples")), None)
         curve = fallback
         notes.append("no counter covers the whole session" + ("" if fallback is None else f"; rows use {fallback.source}"))
@@ -95,10 +96,12 @@ def measure_events(trace: PowerTrace | None, rails: RailSeries | None, events: l
 
 
 def measure_session(folder: str | Path, profile: Any = None, *, idle: IdleBaseline | None = None,
-                    allow_charging: bool = False, simulated: bool | None = None) -> SessionEnergy:
+                    allow_charging: bool = False, simulated: bool | None = None,
+                    source: str | None = None) -> SessionEnergy:
     """Energy per session/task/phase of a pulled session folder (events.jsonl, result.json,
     power.csv, rails.txt). Never raises for a missing or unusable trace: ``error`` and the rows'
-    notes say why; raises PowerError only for files that are there but malformed."""
+    notes say why; raises PowerError only for files that are there but malformed. ``source``
+    forces one counter (counters.SOURCES), e.g. to compare Miro's candidates on the same one."""
     folder = Path(folder)
     events = read_events(str(folder / EVENTS))[0] if (folder / EVENTS).exists() else []
     result = _read_json(folder / RESULT)
@@ -110,17 +113,18 @@ def measure_session(folder: str | Path, profile: Any = None, *, idle: IdleBaseli
         m.error = "no power.csv (sampler not run for this session)"
         return m
     return measure_events(trace, rails, events, result, idle=idle, allow_charging=allow_charging,
-                          session_id=folder.name, simulated=simulated)
+                          session_id=folder.name, simulated=simulated, source=source)
 
 
 def _mean_power(c: EnergyCurve) -> tuple[float, float, float]:
-    """(mean W, its 1-sigma, seconds) over the curve, charging intervals left out for battery counters."""
+    """(mean W, 1-sigma of the idle power in one period, seconds) over the curve, charging intervals
+    left out for battery counters (the same estimate as a segment's known power in attribution)."""
     use = ~c.charging if c.source != "odpm_rails" else np.ones(len(c.de), bool)
     if not use.any():
         raise PowerError("idle trace: every sample was taken while charging (no battery baseline)")
-    seconds = float(c.length[use].sum())
     noise = c.noise_w if math.isfinite(c.noise_w) else 0.0
-    return float(c.de[use].sum()) / seconds, noise * float(np.sqrt((c.length[use] ** 2).sum())) / seconds, seconds
+    mean, sigma = segment_power(c.de[use], c.length[use], noise)
+    return mean, sigma, float(c.length[use].sum())
 
 
 def idle_from(trace: PowerTrace | None, rails: RailSeries | None) -> IdleBaseline:
