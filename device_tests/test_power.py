@@ -59,9 +59,12 @@ def test_sampler_drains_past_the_end_and_dies_without_its_host(device: AndroidDe
     assert raw.meta["stopped_why"] == "stop_file"
     cur = raw.columns["current"]
     assert len({c for c in cur if c}) >= 3, "the gauge did not refresh during the drain"
-    # the host "dies": nobody renews the lease, nothing asks it to stop; it must stop by itself
+    # the host "dies": nobody renews the lease, nothing asks it to stop; it must stop by itself --
+    # but only then: while the host renews, a sampler outlives its lease many times over
     s2 = PowerSampler(device, f"{remote_dir}/orphan/power.csv", rate_hz=10, use_shell=use_shell, lease_s=2.0)
     s2.start()
+    time.sleep(5.0)
+    assert s2.is_alive()
     s2._halt.set()                                # stop renewing, as a killed host would (test-only access)
     deadline = time.monotonic() + 2.0 + 40.0 + 10.0
     while s2.is_alive() and time.monotonic() < deadline:

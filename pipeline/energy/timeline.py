@@ -125,6 +125,7 @@ def build_timeline(events: list[dict[str, Any]], clock: ClockMap, result: dict[s
             launch_mono = float(t_start)            # result.json is the last runner's: its start is this launch
         launch_mono = float(first["t"]) if launch_mono is None else launch_mono
         if prev_last is not None:
+            launch_mono = max(launch_mono, prev_last)     # never before the previous runner's last event
             g = b.group("relaunch", None, clock(prev_last))
             b.add("relaunch", clock(prev_last), clock(launch_mono), None, g)
             b.groups[g].notes.append(f"runner {n} died after its last event; runner {n + 1} launched "
