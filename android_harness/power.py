@@ -1,10 +1,13 @@
 """Power service: the device-side sampler started/stopped detached, the unplug/reset guard, and
 standalone traces (idle baseline, ``edgecl trace``).
 
-The sampler runs ON the phone and writes power.csv under the storage root, so a USB cut loses no
-sample; the host only starts it, stops it and pulls the file. A phone without Python gets the
-shell-only sampler (``sampler_shell.py``), whose timestamps are CLOCK_BOOTTIME (no monotonic clock
-in sh), good for standalone traces but not for aligning with events.
+The sampler runs ON the phone and writes power.csv (and rails.txt where the phone has ODPM rails)
+under the storage root, so a USB cut loses no sample; the host only starts it, renews its lease,
+asks it to stop and pulls the files. A phone without Python (a stock phone) gets the shell-only
+sampler (``power_shell.py``), a first-class path: it samples the same counters and rails, stamps
+CLOCK_BOOTTIME (aligned with events through their ``t_boot``), and bounds itself the same way.
+Bounded by the session: the sampler drains and stops when the session's result.json appears, when
+asked, or when the host stops renewing its lease (a killed host never leaves it running).
 """
 from __future__ import annotations
 
@@ -18,11 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
-import numpy as np
-
-from android_harness.battery_parse import (BatteryState, RailSnapshot, parse_dumpsys_battery, parse_power_stats,
-                                           rail_power_w)
+from android_harness.battery_parse import BatteryState, parse_dumpsys_battery
 from android_harness.power_shell import shell_sampler_script
+from android_harness.rail_parse import RailSnapshot, parse_rails
 from android_harness.shell_quote import quote
 from pipeline.errors import AdbError, DeviceError, PowerError
 
@@ -39,7 +40,13 @@ START_TIMEOUT_S = 10.0
 STOP_TIMEOUT_S = 5.0
 POLL_S = 0.1
 POWER_STATS_SERVICE = "android.hardware.power.stats.IPowerStats/default"
+IIO_ENERGY_GLOB = "/sys/bus/iio/devices/iio:device*/energy_value"
 UNPLUG_SETTLE_S = 1.0          # at least one fuel-gauge refresh after `unplug`
+LEASE_S = 120.0                # the sampler drains and stops this long after the host's last renewal
+RENEW_S = 15.0
+DRAIN_REFRESHES = 2            # gauge refreshes sampled past the end (a gauge reports a period late)
+DRAIN_MAX_S = 40.0
+RAIL_PERIOD_S = 1.0
 
 
 def detached(cmd: str, log_file: str) -> str:
@@ -60,25 +67,70 @@ def counter_files(device: "AndroidDevice") -> dict[str, str]:
     return {"current": p.current_now_path, "voltage": p.voltage_now_path or f"{d}/voltage_now",
             "charge_counter": p.charge_counter_path or f"{d}/charge_counter",
             "capacity": p.capacity_path or f"{d}/capacity", "status": p.status_path or f"{d}/status",
-            "temp": f"{d}/temp"}
+            "temp": f"{d}/temp", "energy_counter": f"{d}/energy_now"}
+
+
+@dataclass(frozen=True)
+class RailSource:
+    """How this phone's ODPM rails are read: iio ``energy_value`` files (cheap) or a command."""
+
+    files: tuple[str, ...] = ()
+    cmd: str | None = None
+    rails: int = 0
+
+
+_RAIL_SOURCES: dict[tuple[str, str], RailSource | None] = {}
+
+
+def detect_rails(device: "AndroidDevice") -> RailSource | None:
+    """The phone's ODPM rails (Pixel 6 and later), or None; probed once per device build."""
+    key = (device.serial, device.profile.fingerprint)
+    if key in _RAIL_SOURCES:
+        return _RAIL_SOURCES[key]
+    base = device.profile.vphone_root or ""
+    glob = f"{quote(base)}{IIO_ENERGY_GLOB}" if base else IIO_ENERGY_GLOB
+    iio, hal = device.batch([f"for f in {glob}; do [ -r \"$f\" ] && echo \"$f\"; done; true",
+                             ["dumpsys", POWER_STATS_SERVICE]], check=False, timeout=30, idempotent=True)
+    source = None
+    files = tuple(ln.strip() for ln in iio.stdout.splitlines() if ln.strip())
+    if files:
+        text = device.shell(["cat", *files], check=False, timeout=20).stdout
+        with contextlib.suppress(PowerError):
+            source = RailSource(files=files, rails=len(parse_rails(text).rails))
+    if source is None:
+        with contextlib.suppress(PowerError):
+            source = RailSource(cmd=f"dumpsys {POWER_STATS_SERVICE}", rails=len(parse_rails(hal.stdout).rails))
+    _RAIL_SOURCES[key] = source
+    return source
 
 
 class PowerSampler:
-    """One detached sampler writing ``remote_csv``. Mobly-style service: ``stop`` never raises;
-    pause/resume are no-ops because the sampler lives on the device and survives a USB cut."""
+    """One detached sampler writing ``remote_csv`` (and ``rails.txt`` beside it when the phone has
+    ODPM rails). Mobly-style service: ``stop`` never raises; pause/resume are no-ops because the
+    sampler lives on the device and survives a USB cut (its lease outlasts one)."""
 
     def __init__(self, device: "AndroidDevice", remote_csv: str, rate_hz: float = 10.0,
-                 seconds: float | None = None, use_shell: bool | None = None) -> None:
+                 seconds: float | None = None, use_shell: bool | None = None, *, rails: bool = True,
+                 end_file: str | None = "", lease_s: float = LEASE_S) -> None:
         if not 0 < rate_hz <= 1000:
             raise PowerError(f"sampler rate must be in (0, 1000] Hz, got {rate_hz}")
         self.device, self.remote_csv, self.rate_hz, self.seconds = device, remote_csv, rate_hz, seconds
         self.use_shell = (device.profile.python_cmd is None) if use_shell is None else use_shell
         base = remote_csv.rsplit("/", 1)[0]
         self.remote_dir = base
+        self.remote_rails = f"{base}/rails.txt"
         self.pid_file = f"{remote_csv}.pid"
         self.stop_file = f"{remote_csv}.stop"
+        self.lease_file = f"{remote_csv}.lease"
         self.log_file = f"{remote_csv}.log"
+        self.end_file = f"{base}/result.json" if end_file == "" else end_file
+        self.lease_s = lease_s
+        self.want_rails = rails
+        self.rail_source: RailSource | None = None
         self.pid: int | None = None
+        self._renewals = 0
+        self._halt = threading.Event()
+        self._keepalive: threading.Thread | None = None
 
     def _launch_command(self) -> str:
         files = counter_files(self.device)
@@ -87,26 +139,53 @@ class PowerSampler:
             return detached(f"sh {quote(script)}", self.log_file)
         py = self.device.profile.python_cmd or "python3"
         args = [py, self.device.storage_path(REMOTE_SAMPLER_PY), "--out", self.remote_csv, "--rate",
-                f"{self.rate_hz:g}", "--stop-file", self.stop_file, "--pid-file", self.pid_file]
+                f"{self.rate_hz:g}", "--stop-file", self.stop_file, "--pid-file", self.pid_file,
+                "--lease-file", self.lease_file, "--lease-s", f"{self.lease_s:g}",
+                "--drain-refreshes", str(DRAIN_REFRESHES), "--drain-max-s", f"{DRAIN_MAX_S:g}"]
+        if self.end_file:
+            args += ["--end-file", self.end_file]
         for col, path in files.items():
             args += [f"--{col.replace('_', '-')}", path]
         if self.seconds:
             args += ["--seconds", f"{self.seconds:g}"]
+        rs = self.rail_source
+        if rs is not None:
+            args += ["--rails-out", self.remote_rails, "--rails-period", f"{RAIL_PERIOD_S:g}"]
+            args += [a for f in rs.files for a in ("--rails-file", f)] if rs.files else ["--rails-cmd", rs.cmd or ""]
         return detached(" ".join(quote(a) for a in args), self.log_file)
 
     def _install(self) -> None:
         self.device.shell(["mkdir", "-p", self.remote_dir, self.device.storage_path("runner")])
+        self.rail_source = detect_rails(self.device) if self.want_rails else None
         if self.use_shell:
-            text = shell_sampler_script(counter_files(self.device), self.remote_csv, self.rate_hz,
-                                        self.stop_file, self.pid_file, self.seconds)
+            rs = self.rail_source
+            text = shell_sampler_script(
+                counter_files(self.device), self.remote_csv, self.rate_hz, self.stop_file, self.pid_file, self.seconds,
+                end_file=self.end_file or None, lease_file=self.lease_file, lease_s=self.lease_s,
+                drain_refreshes=DRAIN_REFRESHES, drain_max_s=DRAIN_MAX_S,
+                rails_out=self.remote_rails if rs is not None else None,
+                rail_files=list(rs.files) if rs is not None else None, rail_cmd=rs.cmd if rs is not None else None,
+                rail_period_s=RAIL_PERIOD_S)
             self.device.adb.push(io.BytesIO(text.encode()), self.device.storage_path(REMOTE_SAMPLER_SH), mode=0o755)
         else:
             self.device.push(SAMPLER_PY, self.device.storage_path(REMOTE_SAMPLER_PY))
+
+    def _renew(self) -> None:
+        self._renewals += 1
+        self.device.shell(f"echo {self._renewals} > {quote(self.lease_file)}", check=False)
+
+    def _keep_alive(self) -> None:
+        while not self._halt.wait(min(RENEW_S, self.lease_s / 4)):
+            try:
+                self._renew()
+            except Exception as exc:            # a USB cut: the lease outlasts it, or the sampler stops
+                log.debug("[%s] lease renewal failed: %s", self.device.serial, exc)
 
     def start(self) -> None:
         """Install, launch detached, and wait for the sampler's pid file (it writes it once running)."""
         self._install()
         self.device.shell(["rm", "-f", self.pid_file, self.stop_file])
+        self._renew()
         # The launching shell waits for the pid file: by then the sampler has left the shell's
         # process group, which adbd (and the vphone) hang up when this stream closes.
         tries = int(START_TIMEOUT_S / POLL_S)
@@ -118,6 +197,9 @@ class PowerSampler:
             res = self.device.shell(f"cat {quote(self.pid_file)} 2>/dev/null", check=False, idempotent=True)
             if res.stdout.strip().isdigit():
                 self.pid = int(res.stdout.strip())
+                self._halt.clear()
+                self._keepalive = threading.Thread(target=self._keep_alive, name="sampler-lease", daemon=True)
+                self._keepalive.start()
                 return
             time.sleep(POLL_S)
         tail = self.device.shell(f"tail -n 5 {quote(self.log_file)} 2>/dev/null", check=False).stdout.strip()
@@ -133,7 +215,7 @@ class PowerSampler:
             return False
 
     def wait(self, timeout_s: float) -> bool:
-        """Wait for a sampler started with ``seconds`` to finish by itself; True if it did."""
+        """Wait for the sampler to finish by itself (``seconds``, or a drain); True if it did."""
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if not self.is_alive():
@@ -141,18 +223,25 @@ class PowerSampler:
             time.sleep(min(0.5, max(deadline - time.monotonic(), 0.01)))
         return not self.is_alive()
 
-    def stop(self) -> None:
-        """Stop file + SIGTERM, wait, SIGKILL as a last resort. Never raises."""
+    def stop(self, drain: bool = True) -> None:
+        """Ask the sampler to stop -- after ``DRAIN_REFRESHES`` more gauge refreshes when ``drain``
+        (the gauge reports the session's last period one period late), else at once -- wait for it,
+        SIGTERM then SIGKILL as a last resort. Never raises."""
+        self._halt.set()
+        if self._keepalive is not None:
+            self._keepalive.join(timeout=RENEW_S + 5)
+            self._keepalive = None
         if self.pid is None:
             return
         try:
-            self.device.shell(f"touch {quote(self.stop_file)}; kill -TERM {self.pid} 2>/dev/null; true", check=False)
-            deadline = time.monotonic() + STOP_TIMEOUT_S
-            while time.monotonic() < deadline and self.is_alive():
-                time.sleep(POLL_S)
-            if self.is_alive():
-                log.warning("[%s] sampler %d ignored SIGTERM; killing it", self.device.serial, self.pid)
-                self.device.shell(["kill", "-KILL", str(self.pid)], check=False)
+            term = "" if drain else f"; kill -TERM {self.pid} 2>/dev/null; true"
+            self.device.shell(f"echo {'drain' if drain else 'now'} > {quote(self.stop_file)}{term}", check=False)
+            if not self.wait(DRAIN_MAX_S + 5.0 if drain else STOP_TIMEOUT_S):
+                log.warning("[%s] sampler %d did not stop; SIGTERM", self.device.serial, self.pid)
+                self.device.shell(f"kill -TERM {self.pid} 2>/dev/null; true", check=False)
+                if not self.wait(STOP_TIMEOUT_S):
+                    log.warning("[%s] sampler %d ignored SIGTERM; killing it", self.device.serial, self.pid)
+                    self.device.shell(["kill", "-KILL", str(self.pid)], check=False)
         except Exception:
             log.exception("[%s] stopping the power sampler failed", self.device.serial)
         finally:
@@ -165,9 +254,12 @@ class PowerSampler:
         """Nothing to do (see ``pause``)."""
 
     def pull(self, local: Path) -> Path:
+        """power.csv to ``local`` (and rails.txt beside it where rails were sampled)."""
         local.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.device.pull(self.remote_csv, local)
+            if self.rail_source is not None:
+                self.device.pull(self.remote_rails, local.with_name("rails.txt"))
         except AdbError as exc:
             raise PowerError(f"[{self.device.serial}] cannot pull {self.remote_csv}: {exc}") from exc
         return local
@@ -222,18 +314,18 @@ def battery_unplugged(device: "AndroidDevice", settle_s: float = UNPLUG_SETTLE_S
 
 @contextlib.contextmanager
 def power_sampling(device: "AndroidDevice", remote_csv: str, rate_hz: float = 10.0,
-                   unplug: bool = True, tail_s: float = 0.0) -> Iterator[PowerSampler]:
-    """The sampler around a block of work (and the unplug/reset guard around both). ``tail_s`` keeps
-    sampling after the block: a fuel gauge reports the last phase's power up to one refresh late."""
+                   unplug: bool = True) -> Iterator[PowerSampler]:
+    """The sampler around a block of work (and the unplug/reset guard around both). On exit it drains:
+    a fuel gauge reports the last period's power one refresh late, so the sampler keeps reading
+    until the gauge refreshed ``DRAIN_REFRESHES`` more times (the session's end is then covered)."""
     guard = battery_unplugged(device) if unplug else contextlib.nullcontext()
     with guard:
         sampler = PowerSampler(device, remote_csv, rate_hz)
         sampler.start()
         try:
             yield sampler
-            time.sleep(tail_s)
         finally:
-            sampler.stop()
+            sampler.stop(drain=True)
 
 
 @dataclass(frozen=True)
@@ -243,6 +335,7 @@ class StandaloneTrace:
     trace: "PowerTrace"
     battery_before: BatteryState | None = None     # `dumpsys battery` before unplug: level, charger, temp
     rails_w: dict[str, float] | None = None        # ODPM mean power per rail, where the phone has it
+    local_rails: Path | None = None                # rails.txt beside power.csv, where sampled
 
 
 def battery_state(device: "AndroidDevice") -> BatteryState | None:
@@ -258,7 +351,7 @@ def rail_snapshot(device: "AndroidDevice") -> RailSnapshot | None:
     """Cumulative ODPM rail energies (Pixel 6 and later), or None on phones without them."""
     res = device.shell(["dumpsys", POWER_STATS_SERVICE], check=False, timeout=30)
     try:
-        return parse_power_stats(res.stdout)
+        return parse_rails(res.stdout)
     except PowerError:
         return None
 
@@ -267,45 +360,45 @@ def record_trace(device: "AndroidDevice", seconds: float, out_dir: Path, rate_hz
                  name: str | None = None, unplug: bool = True, use_shell: bool | None = None,
                  sleep: Callable[[float], None] = time.sleep) -> StandaloneTrace:
     """Sample for ``seconds`` (the sampler stops itself, so a USB cut cannot make it run on), pull,
-    normalise with the device profile."""
-    from pipeline.energy import load_trace
+    normalise with the device profile; ODPM rails, where the phone has them, go to rails.txt."""
+    from pipeline.energy import load_trace, read_rails_log
 
     if seconds <= 0:
         raise PowerError(f"trace length must be positive, got {seconds} s")
     name = name or time.strftime("trace-%Y%m%d-%H%M%S")
     remote = device.storage_path("traces", name, "power.csv")
     before = battery_state(device)
-    rails0 = rail_snapshot(device)
-    rails1 = None
     guard = battery_unplugged(device) if unplug else contextlib.nullcontext()
     with guard:
-        sampler = PowerSampler(device, remote, rate_hz, seconds=seconds, use_shell=use_shell)
-        t0 = time.monotonic()
+        sampler = PowerSampler(device, remote, rate_hz, seconds=seconds, use_shell=use_shell, end_file=None)
         sampler.start()
         try:
             sleep(seconds)
             sampler.wait(timeout_s=STOP_TIMEOUT_S + 2.0)
         finally:
-            sampler.stop()
-            if rails0 is not None:
-                rails1, t1 = rail_snapshot(device), time.monotonic()
-    rails_w = rail_power_w(rails0, rails1, t1 - t0) if rails0 is not None and rails1 is not None else None
+            sampler.stop(drain=False)
     local = sampler.pull(Path(out_dir) / "power.csv")
-    return StandaloneTrace(local, remote, load_trace(local, device.profile), before, rails_w)
+    rails_path = local.with_name("rails.txt") if sampler.rail_source is not None else None
+    rails_w = None
+    if rails_path is not None:
+        series = read_rails_log(rails_path)
+        span = float(series.t[-1] - series.t[0])
+        if len(series) >= 2 and span > 0:
+            rails_w = {r: float(series.energy_uws[-1, k] - series.energy_uws[0, k]) / 1e6 / span
+                       for k, r in enumerate(series.rails)}
+    return StandaloneTrace(local, remote, load_trace(local, device.profile), before, rails_w, rails_path)
 
 
 def measure_idle_baseline(device: "AndroidDevice", out_dir: Path, seconds: float = 10.0,
                           rate_hz: float = 10.0, unplug: bool = True) -> tuple[float | None, StandaloneTrace]:
     """Mean power (W) with nothing of ours running, measured before a run and reported beside it
-    (``out_dir/power.csv`` is what the report reads). None, with a warning, if the phone was charging:
-    a baseline is no reason to stop the run."""
+    (``out_dir/power.csv`` is what the report reads; ``pipeline.energy.idle_baseline`` reads it the
+    way sessions are read). None, with a warning, if unusable: a baseline is no reason to stop the run."""
+    from pipeline.energy import idle_baseline
+
     rec = record_trace(device, seconds, out_dir, rate_hz, name=time.strftime("idle-%Y%m%d-%H%M%S"), unplug=unplug)
-    # Leading "charging" samples are the fuel gauge still reporting the period before the unplug;
-    # the baseline starts at the first sample on battery (charging later on still refuses it).
-    on_battery = np.flatnonzero(~rec.trace.charging)
-    t0 = float(rec.trace.t[on_battery[0]]) if len(on_battery) else None
     try:
-        return rec.trace.mean_power_w(t0), rec
+        return idle_baseline(Path(out_dir), device.profile).power_w, rec
     except PowerError as exc:
         log.warning("[%s] idle baseline not usable: %s", device.serial, exc)
         return None, rec

@@ -10,7 +10,7 @@ import pytest
 from android_harness.android_device import AndroidDevice
 from android_harness.battery_parse import parse_dumpsys_battery
 from android_harness.power import PowerSampler, battery_unplugged, record_trace
-from pipeline.energy import load_trace
+from pipeline.energy import load_trace, read_power_csv
 from pipeline.errors import PowerError
 
 
@@ -38,12 +38,39 @@ def test_sampler_service_lifecycle(device: AndroidDevice, remote_dir: str, tmp_p
         s.pause(); s.resume()
         time.sleep(1.5)
     finally:
-        s.stop()
+        s.stop(drain=False)
     assert not s.is_alive()
     s.stop()                                      # idempotent, never raises
     trace = load_trace(s.pull(tmp_path / "power.csv"), device.profile)
     assert trace.simulated == device.profile.simulated
     assert 10 <= len(trace) <= 20 and trace.achieved_rate_hz == pytest.approx(10, rel=0.15)
+
+
+@pytest.mark.parametrize("use_shell", [False, True], ids=["python", "sh"])
+def test_sampler_drains_past_the_end_and_dies_without_its_host(device: AndroidDevice, remote_dir: str, tmp_path: Path,
+                                                              use_shell: bool) -> None:
+    if use_shell is False and device.profile.python_cmd is None:
+        pytest.skip("no Python on this device")
+    s = PowerSampler(device, f"{remote_dir}/drain/power.csv", rate_hz=10, use_shell=use_shell)
+    s.start()
+    time.sleep(1.0)
+    s.stop(drain=True)                            # returns once the gauge refreshed twice more
+    raw = read_power_csv(s.pull(tmp_path / "drain.csv"))
+    assert raw.meta["stopped_why"] == "stop_file"
+    cur = raw.columns["current"]
+    assert len({c for c in cur if c}) >= 3, "the gauge did not refresh during the drain"
+    # the host "dies": nobody renews the lease, nothing asks it to stop; it must stop by itself --
+    # but only then: while the host renews, a sampler outlives its lease many times over
+    s2 = PowerSampler(device, f"{remote_dir}/orphan/power.csv", rate_hz=10, use_shell=use_shell, lease_s=2.0)
+    s2.start()
+    time.sleep(5.0)
+    assert s2.is_alive()
+    s2._halt.set()                                # stop renewing, as a killed host would (test-only access)
+    deadline = time.monotonic() + 2.0 + 40.0 + 10.0
+    while s2.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert not s2.is_alive()
+    assert read_power_csv(s2.pull(tmp_path / "orphan.csv")).meta["stopped_why"].startswith("lease")
 
 
 def test_plugged_phone_is_detected_as_charging(device: AndroidDevice, tmp_path: Path) -> None:

@@ -2,7 +2,6 @@
 above the idle baseline measured first."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -12,11 +11,10 @@ from android_harness.power import measure_idle_baseline, power_sampling
 from android_harness.session import SessionDriver
 from pipeline.config import parse_spec
 from pipeline.device_run import prepare_device_run
-from pipeline.energy import attribute_energy, load_trace
+from pipeline.energy import idle_baseline, measure_session
 
 EPOCHS = 240          # the x2 run: about 4 s of training here (x1 about 2 s), many gauge refreshes (0.5 s on the vphone);
                       # long enough that per-phase start-up costs stay small next to the steps
-TAIL_S = 1.5          # keep sampling after the session: the gauge reports the last phase late
 
 
 def _spec():
@@ -38,19 +36,20 @@ def test_twice_the_training_steps_take_about_twice_the_energy(device: AndroidDev
     driver.stop_idle_server()          # a persistent runner left by earlier tests would poll through the baseline
     idle_w, _ = measure_idle_baseline(device, tmp_path / "idle", seconds=3.0)
     assert idle_w is not None and idle_w > 0
+    idle = idle_baseline(tmp_path / "idle", device.profile)
     energy, above, seconds = {}, {}, {}
     for tag, epochs in (("x1", EPOCHS // 2), ("x2", EPOCHS)):
         ss = run.session_spec(f"power2x-{tag}", [run.data.tasks[0]], replay=spec.replay, epochs=epochs)
-        with power_sampling(device, f"{driver.remote_dir(ss.session_id)}/power.csv", 10, tail_s=TAIL_S):
+        # power_sampling drains on exit: the gauge reports the last period one refresh late
+        with power_sampling(device, f"{driver.remote_dir(ss.session_id)}/power.csv", 10):
             handle = driver.start(ss)
             result = driver.stream(handle, progress=False)
         assert result["status"] == "ok", result
         local = driver.collect(handle, tmp_path / tag)
-        events = [json.loads(x) for x in (local / "events.jsonl").read_text().splitlines()]
-        trace = load_trace(local / "power.csv", device.profile)
-        # The gauge publishes the average of its last refresh period and holds it: power shows up
-        # about one refresh late, so the window is integrated that much later (see attribute_energy).
-        rows = attribute_energy(trace, events, idle_w=idle_w, lag_s=trace.gauge.update_s or 0.0)
+        rows = measure_session(local, device.profile, idle=idle).rows
+        session = next(r for r in rows if r.kind == "session")
+        assert session.energy_j is not None and session.source, session.note
+        assert sum(r.energy_j for r in rows if r.kind == "phase") == pytest.approx(session.energy_j, abs=1e-9)
         train = [r for r in rows if r.kind == "phase" and r.phase == "training"]
         assert len(train) == 1 and train[0].energy_j is not None, [r.note for r in rows]
         energy[tag], above[tag], seconds[tag] = train[0].energy_j, train[0].above_idle_j, train[0].duration_s

@@ -4,8 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from android_harness.battery_parse import (parse_dumpsys_battery, parse_perfetto_textproto, parse_power_stats,
-                                           parse_trace_processor_counters, rail_power_w)
+from android_harness.battery_parse import parse_dumpsys_battery
+from android_harness.perfetto_parse import parse_perfetto_textproto, parse_trace_processor_counters
+from android_harness.rail_parse import parse_power_stats, parse_rails, rail_power_w
 from pipeline.errors import PowerError
 
 DATA = Path(__file__).parent / "data" / "power"
@@ -85,6 +86,16 @@ def test_power_stats_delta_and_rail_power():
     assert watts["VSYS_PWR_DISPLAY"] == 0.0
     with pytest.raises(PowerError):
         rail_power_w(before, after, 0)
+    with pytest.raises(PowerError, match="reset"):
+        rail_power_w(after, before, 10.0)          # accumulators going down: a counter reset
+
+
+def test_the_three_rail_forms_agree_on_a_rail():
+    hal = parse_rails(read("ipowerstats_pixel6_hal2.txt")).by_rail()["S2M_VDD_CPUCL2"]
+    fw = parse_rails(read("dumpsys_powerstats_framework_measurements.txt")).by_rail()["S2M_VDD_CPUCL2"]
+    iio = parse_rails(read("iio_energy_value_pixel6.txt")).by_rail()["S2M_VDD_CPUCL2"]
+    assert hal.energy_uws == fw.energy_uws == iio.energy_uws == pytest.approx(988731.44e3)
+    assert fw.subsystem == "CPU(big)" and fw.timestamp_ms == 5231204
 
 
 def test_power_stats_absent():

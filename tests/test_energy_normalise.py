@@ -101,14 +101,14 @@ def test_slow_gauge_refresh_is_measured():
     assert any("held one reading" in w for w in tr.warnings)
 
 
-def test_cross_check_catches_a_wrong_unit():
+def test_cross_check_agrees_and_a_wrong_unit_override_is_refused():
     tr = load_trace(DATA / "power_huawei_mA_negative.csv")
     assert tr.cross_check().verdict == "ok"
-    wrong = load_trace(DATA / "power_huawei_mA_negative.csv",
-                       {"current_unit": "uA", "current_positive_when": "charging", "voltage_unit": "uV",
-                        "convention_source": "override"})
-    cc = wrong.cross_check()
-    assert cc.verdict == "mismatch" and "unit" in cc.note
+    # uA on mA data is 0.002 W: implausible, so the override is refused before any energy is computed
+    with pytest.raises(PowerError, match="current_unit='uA'"):
+        load_trace(DATA / "power_huawei_mA_negative.csv",
+                   {"current_unit": "uA", "current_positive_when": "charging", "voltage_unit": "uV",
+                    "convention_source": "override"})
 
 
 def test_torn_last_line_dropped_and_bad_rows_named():

@@ -1,5 +1,8 @@
-"""The device-side sampler (Python and shell-only), run here against a fake power_supply folder."""
+"""The device-side samplers (Python and shell-only), run here against a fake power_supply folder and
+fake ODPM files: rows at rate, both clocks, ODPM snapshots, and every way they bound themselves
+(signal, stop file, end file, expired lease, time limit) with the drain past the end."""
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -10,9 +13,11 @@ import pytest
 
 from android_harness.device import sampler as sampler_mod
 from android_harness.power_shell import shell_sampler_script
-from pipeline.energy import CounterConvention, normalise, read_power_csv
+from pipeline.energy import CounterConvention, normalise, read_power_csv, read_rails_log
 
 SAMPLER = Path(sampler_mod.__file__)
+SHELLS = ["sh"] + (["busybox sh"] if shutil.which("busybox") else [])   # dash, and busybox ash (toybox-like)
+IIO = "t={ms}\nCH0(T={ms})[S2M_VDD_CPUCL2], {e0}\nCH1(T={ms})[S2S_VDD_G3D], {e1}\n"
 
 
 def fake_battery(d: Path, current="-512000", status="Discharging") -> Path:
@@ -23,29 +28,46 @@ def fake_battery(d: Path, current="-512000", status="Discharging") -> Path:
     return d
 
 
+def fake_iio(path: Path, e0: int = 1000, e1: int = 2000) -> Path:
+    path.write_text(IIO.format(ms=int(time.clock_gettime(time.CLOCK_BOOTTIME) * 1000), e0=e0, e1=e1))
+    return path
+
+
 def replace_atomic(path: Path, text: str) -> None:
     tmp = path.with_name("." + path.name + ".tmp")
     tmp.write_text(text)
     os.replace(tmp, path)
 
 
-def run_sampler(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(SAMPLER), *args], capture_output=True, text=True, timeout=20)
+def run_sampler(*args: str, timeout: float = 20) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(SAMPLER), *args], capture_output=True, text=True, timeout=timeout)
 
 
-def test_python_sampler_writes_contract_rows_at_rate(tmp_path):
+def wait_for(path: Path, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert path.exists(), f"{path} never appeared"
+
+
+def test_python_sampler_writes_contract_rows_at_rate_with_both_clocks(tmp_path):
     d = fake_battery(tmp_path / "battery")
     out = tmp_path / "power.csv"
     res = run_sampler("--out", str(out), "--dir", str(d), "--rate", "20", "--seconds", "1")
     assert res.returncode == 0, res.stderr
     raw = read_power_csv(out)
     assert raw.meta["clock"] == "CLOCK_MONOTONIC" and raw.meta["rate_hz"] == "20"
-    assert 19 <= len(raw) <= 22
+    assert float(raw.meta["anchor_boot"]) - float(raw.meta["anchor_mono"]) == pytest.approx(
+        time.clock_gettime(time.CLOCK_BOOTTIME) - time.clock_gettime(time.CLOCK_MONOTONIC), abs=0.01)
+    assert 19 <= len(raw) <= 22 and raw.meta["stopped_why"] == "time_limit"
     assert raw.columns["current"][0] == "-512000" and raw.columns["status"][0] == "Discharging"
+    assert raw.columns["energy_counter"][0] == ""                    # no energy_now on this "phone"
     tr = normalise(raw, CounterConvention(), simulated=False)
     assert tr.achieved_rate_hz == pytest.approx(20, rel=0.1)
     assert tr.power_w[0] == pytest.approx(0.512 * 3.85)
     assert raw.t[0] < time.clock_gettime(time.CLOCK_MONOTONIC) < raw.t[0] + 60   # same clock as events
+    boot_minus_mono = tr.t_boot - tr.t
+    assert boot_minus_mono.max() - boot_minus_mono.min() < 0.01   # no suspend during the test
 
 
 def test_sampler_follows_atomically_replaced_files_and_stops_on_sigterm(tmp_path):
@@ -54,9 +76,7 @@ def test_sampler_follows_atomically_replaced_files_and_stops_on_sigterm(tmp_path
     proc = subprocess.Popen([sys.executable, str(SAMPLER), "--out", str(out), "--dir", str(d), "--rate", "20",
                              "--pid-file", str(tmp_path / "pid")], stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 10
-        while not (tmp_path / "pid").exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_for(tmp_path / "pid")
         assert int((tmp_path / "pid").read_text()) == proc.pid
         time.sleep(0.4)
         replace_atomic(d / "current_now", "-900000\n")
@@ -73,27 +93,80 @@ def test_sampler_follows_atomically_replaced_files_and_stops_on_sigterm(tmp_path
     assert "stopped_rows" in raw.meta and int(raw.meta["stopped_rows"]) == len(raw)
 
 
-def test_sampler_stops_on_stop_file_and_marks_unreadable_files(tmp_path):
+def _start(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen, Path, Path]:
     d = fake_battery(tmp_path / "battery")
-    (d / "temp").unlink()
-    out, stop = tmp_path / "power.csv", tmp_path / "stop"
+    out = tmp_path / "power.csv"
     proc = subprocess.Popen([sys.executable, str(SAMPLER), "--out", str(out), "--dir", str(d), "--rate", "10",
-                             "--stop-file", str(stop)], stderr=subprocess.PIPE, text=True)
-    time.sleep(0.5)
-    stop.touch()
+                             "--pid-file", str(tmp_path / "pid"), *extra], stderr=subprocess.PIPE, text=True)
+    wait_for(tmp_path / "pid")
+    return proc, out, d
+
+
+def _finish(proc: subprocess.Popen, timeout: float) -> None:
     try:
-        assert proc.wait(timeout=5) == 0        # checked at each ~1 s flush
+        assert proc.wait(timeout=timeout) == 0
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_stop_file_now_stops_at_once_and_marks_unreadable_files(tmp_path):
+    (tmp_path / "battery").mkdir()
+    proc, out, d = _start(tmp_path, "--stop-file", str(tmp_path / "stop"))
+    (d / "temp").unlink()
+    time.sleep(0.5)
+    (tmp_path / "stop").write_text("now\n")
+    _finish(proc, 5)                                 # checked at each ~1 s flush
     raw = read_power_csv(out)
-    assert "unreadable" in raw.meta["file_temp"]
-    assert set(raw.columns["temp"]) == {""}
+    assert raw.meta["stopped_why"] == "stopped_at_once"
 
 
-def test_sampler_rejects_a_bad_rate(tmp_path):
-    res = run_sampler("--out", str(tmp_path / "p.csv"), "--dir", str(tmp_path), "--rate", "0")
-    assert res.returncode == 2 and "--rate" in res.stderr
+def test_stop_file_drains_until_the_gauge_refreshed_twice(tmp_path):
+    proc, out, d = _start(tmp_path, "--stop-file", str(tmp_path / "stop"), "--drain-max-s", "30")
+    time.sleep(0.3)
+    (tmp_path / "stop").write_text("drain\n")
+    time.sleep(1.6)                                  # the sampler sees the stop and drains; the gauge then refreshes
+    assert proc.poll() is None, "stopped before the gauge refreshed"
+    t_refresh = time.clock_gettime(time.CLOCK_MONOTONIC)
+    replace_atomic(d / "current_now", "-700000\n")
+    time.sleep(0.5)
+    replace_atomic(d / "current_now", "-650000\n")
+    _finish(proc, 5)
+    raw = read_power_csv(out)
+    assert raw.meta["stopped_why"] == "stop_file"
+    assert raw.columns["current"][-1] == "-650000" and raw.t[-1] >= t_refresh
+
+
+def test_end_file_and_lease_bound_the_sampler(tmp_path):
+    proc, out, _ = _start(tmp_path / "a", "--end-file", str(tmp_path / "result.json"), "--drain-max-s", "0.5")
+    (tmp_path / "result.json").write_text("{}")
+    _finish(proc, 5)
+    assert read_power_csv(out).meta["stopped_why"] == "session_ended"
+    lease = tmp_path / "lease"
+    lease.write_text("1")
+    t0 = time.monotonic()
+    proc, out, _ = _start(tmp_path / "b", "--lease-file", str(lease), "--lease-s", "1.5", "--drain-max-s", "0.5")
+    _finish(proc, 10)                                # nobody renews: the host is "gone"
+    assert time.monotonic() - t0 >= 1.5
+    assert read_power_csv(out).meta["stopped_why"].startswith("lease")
+
+
+@pytest.mark.parametrize("how", ["files", "cmd"])
+def test_python_sampler_snapshots_odpm_rails(tmp_path, how):
+    hal = Path(__file__).parent / "data" / "power" / "ipowerstats_pixel6_hal2.txt"
+    source = ["--rails-file", str(fake_iio(tmp_path / "energy_value"))] if how == "files" else ["--rails-cmd", f"cat {hal}"]
+    rails = tmp_path / "rails.txt"
+    d = fake_battery(tmp_path / "battery")
+    res = run_sampler("--out", str(tmp_path / "power.csv"), "--dir", str(d), "--rate", "10", "--seconds", "1.2",
+                      "--rails-out", str(rails), "--rails-period", "0.3", *source)
+    assert res.returncode == 0, res.stderr
+    series = read_rails_log(rails)
+    assert series.clock == "CLOCK_MONOTONIC" and len(series) >= 4
+    if how == "files":
+        assert series.fmt == "iio" and series.rails == ["S2M_VDD_CPUCL2", "S2S_VDD_G3D"]
+        assert series.total_j[0] == pytest.approx(3000e-6)
+    else:
+        assert series.fmt == "hal" and len(series.rails) == 8
 
 
 def test_appending_a_second_run_keeps_one_header(tmp_path):
@@ -105,28 +178,84 @@ def test_appending_a_second_run_keeps_one_header(tmp_path):
     assert len(read_power_csv(out)) >= 8
 
 
-def test_shell_fallback_runs_under_posix_sh(tmp_path):
+def test_sampler_rejects_a_bad_rate(tmp_path):
+    res = run_sampler("--out", str(tmp_path / "p.csv"), "--dir", str(tmp_path), "--rate", "0")
+    assert res.returncode == 2 and "--rate" in res.stderr
+
+
+def _files(d: Path) -> dict[str, str]:
+    return {c: str(d / f) for c, f in sampler_mod.DEFAULT_FILES.items()}
+
+
+@pytest.mark.parametrize("shell", SHELLS)
+def test_shell_sampler_rows_boottime_and_rails(tmp_path, shell):
     d = fake_battery(tmp_path / "battery", status="Not charging")
-    files = {c: str(d / f) for c, f in sampler_mod.DEFAULT_FILES.items()}
+    files = _files(d)
     files["temp"] = str(d / "missing")
-    out = tmp_path / "power.csv"
+    iio = fake_iio(tmp_path / "energy_value")
+    out, rails = tmp_path / "power.csv", tmp_path / "rails.txt"
     script = tmp_path / "s.sh"
-    script.write_text(shell_sampler_script(files, str(out), 10, str(tmp_path / "stop"), str(tmp_path / "pid"), 0.6))
-    res = subprocess.run(["sh", str(script)], capture_output=True, text=True, timeout=20)
+    script.write_text(shell_sampler_script(files, str(out), 10, str(tmp_path / "stop"), str(tmp_path / "pid"), 1.2,
+                                           rails_out=str(rails), rail_files=[str(iio)], rail_period_s=0.3))
+    before = time.clock_gettime(time.CLOCK_BOOTTIME)
+    res = subprocess.run([*shell.split(), str(script)], capture_output=True, text=True, timeout=20)
     assert res.returncode == 0, res.stderr
     raw = read_power_csv(out)
-    assert raw.meta["clock"] == "CLOCK_BOOTTIME" and raw.meta["sampler"] == "sh"
-    assert 4 <= len(raw) <= 9
+    assert raw.meta["clock"] == "CLOCK_BOOTTIME" and raw.meta["sampler"] == "sh" and raw.meta["stopped_why"] == "time_limit"
+    assert 6 <= len(raw) <= 13
+    assert abs(raw.t[0] - before) < 1.0                          # /proc/uptime is CLOCK_BOOTTIME
     assert raw.columns["status"][0] == "Not charging" and raw.columns["temp"][0] == ""
     tr = normalise(raw, CounterConvention(current_unit="uA", current_positive_when="charging", voltage_unit="uV"),
                    simulated=False)
     assert tr.clock == "CLOCK_BOOTTIME" and tr.power_w[0] == pytest.approx(0.512 * 3.85)
+    series = read_rails_log(rails)
+    assert series.clock == "CLOCK_BOOTTIME" and len(series) >= 3 and series.t[-1] >= raw.t[-1] - 0.5
 
 
-def test_shell_fallback_quotes_hostile_paths(tmp_path):
+@pytest.mark.parametrize("shell", SHELLS)
+def test_shell_sampler_drains_on_end_file_and_stops_on_lease(tmp_path, shell):
+    d = fake_battery(tmp_path / "battery")
+    out = tmp_path / "power.csv"
+    end, lease = tmp_path / "result.json", tmp_path / "lease"
+    lease.write_text("1\n")
+    script = tmp_path / "s.sh"
+    script.write_text(shell_sampler_script(_files(d), str(out), 10, str(tmp_path / "stop"), str(tmp_path / "pid"),
+                                           end_file=str(end), lease_file=str(lease), lease_s=1.5, drain_max_s=20,
+                                           rails_out=str(tmp_path / "rails.txt"), rail_cmd=f"cat {fake_iio(tmp_path / 'ev')}"))
+    proc = subprocess.Popen([*shell.split(), str(script)], stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(tmp_path / "pid")
+        time.sleep(1.0)
+        lease.write_text("2\n")                                  # renewed once
+        end.write_text("{}")                                     # the session ended: drain
+        time.sleep(1.5)
+        assert proc.poll() is None
+        replace_atomic(d / "current_now", "-600000\n")
+        time.sleep(0.4)
+        replace_atomic(d / "current_now", "-610000\n")
+        assert proc.wait(timeout=5) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    raw = read_power_csv(out)
+    assert raw.meta["stopped_why"] == "session_ended" and raw.columns["current"][-1] == "-610000"
+    assert read_rails_log(tmp_path / "rails.txt").fmt == "iio"       # the rail loop ran and stopped with it
+    out.unlink()
+    script.write_text(shell_sampler_script(_files(d), str(out), 10, str(tmp_path / "stop"), str(tmp_path / "pid"),
+                                           lease_file=str(lease), lease_s=1.5, drain_max_s=0.5))
+    t0 = time.monotonic()
+    assert subprocess.run([*shell.split(), str(script)], capture_output=True, timeout=20).returncode == 0
+    assert time.monotonic() - t0 >= 1.5
+    assert read_power_csv(out).meta["stopped_why"] == "lease_expired"
+
+
+def test_shell_sampler_quotes_hostile_paths(tmp_path):
     files = {c: f"/x/$(touch {tmp_path}/pwned)'\"/{c}" for c in sampler_mod.COLUMNS}
     out = tmp_path / "p; rm -rf x.csv"
     script = tmp_path / "s.sh"
-    script.write_text(shell_sampler_script(files, str(out), 10, str(tmp_path / "stop"), str(tmp_path / "pid"), 0.2))
+    script.write_text(shell_sampler_script(files, str(out), 10, str(tmp_path / "stop"), str(tmp_path / "pid"), 0.2,
+                                           lease_file=f"{tmp_path}/$(touch {tmp_path}/pwned2)"))
     assert subprocess.run(["sh", str(script)], capture_output=True, timeout=20).returncode == 0
-    assert not (tmp_path / "pwned").exists() and out.exists()
+    assert not (tmp_path / "pwned").exists() and not (tmp_path / "pwned2").exists() and out.exists()
+    with pytest.raises(ValueError, match="whitespace"):
+        shell_sampler_script(files, str(out), 10, "s", "p", rails_out="r", rail_files=["/a b/energy_value"])

@@ -1,16 +1,22 @@
 """Reading ``power.csv`` (docs/contracts.md): ``#`` metadata lines, a header, raw counter strings.
 
 Tolerant of what a killed sampler leaves (a torn last line is dropped) and strict about the rest:
-a malformed row names the file and line.
+a malformed row, a non-numeric or non-finite number (``1.2.3``, ``inf``, ``nan``) names the file,
+line and column; an empty cell means "unreadable" (the sampler could not read that counter).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import numpy as np
 
 from pipeline.errors import PowerError
 
 COLUMNS = ("t", "current", "voltage", "charge_counter", "capacity", "status", "temp")
+OPTIONAL = ("energy_counter", "t_boot")      # written by newer samplers; absent in older files
+NUMERIC = ("current", "voltage", "charge_counter", "capacity", "temp", "energy_counter", "t_boot")
 
 
 @dataclass
@@ -20,18 +26,41 @@ class RawPowerCsv:
     path: str
     meta: dict[str, str] = field(default_factory=dict)
     t: list[float] = field(default_factory=list)
-    columns: dict[str, list[str]] = field(default_factory=lambda: {c: [] for c in COLUMNS[1:]})
+    columns: dict[str, list[str]] = field(default_factory=lambda: {c: [] for c in COLUMNS[1:] + OPTIONAL})
+    line_of: list[int] = field(default_factory=list)      # file line of each row (for error messages)
 
     def __len__(self) -> int:
         return len(self.t)
 
+    def numbers(self, column: str) -> np.ndarray:
+        """A numeric column as floats, NaN where the cell is empty; PowerError naming the line for a
+        cell that is not a finite number."""
+        out = np.full(len(self.t), np.nan)
+        for k, cell in enumerate(self.columns[column]):
+            if cell == "":
+                continue
+            out[k] = parse_number(cell, f"{self.path} line {self.line_of[k]}: {column}")
+        return out
+
+
+def parse_number(cell: str, where: str) -> float:
+    """A finite float or PowerError (never ValueError/OverflowError)."""
+    try:
+        value = float(cell)
+    except ValueError:
+        raise PowerError(f"{where}={cell!r} is not a number") from None
+    if not math.isfinite(value):
+        raise PowerError(f"{where}={cell!r} is not a finite number")
+    return value
+
 
 def _meta_line(line: str, meta: dict[str, str]) -> None:
     body = line.lstrip("#").strip()
-    if body.startswith("stopped "):
-        for part in body[len("stopped "):].split():
+    word, _, rest = body.partition(" ")
+    if word in ("stopped", "anchor"):                   # "# stopped t=.. rows=..", "# anchor mono=.. boot=.."
+        for part in rest.split():
             k, _, v = part.partition("=")
-            meta[f"stopped_{k}"] = v
+            meta[f"{word}_{k}"] = v
     elif body.startswith("file "):
         k, _, v = body[len("file "):].partition("=")
         meta[f"file_{k}"] = v
@@ -62,17 +91,15 @@ def parse_power_csv(text: str, path: str = "power.csv") -> RawPowerCsv:
                 raise PowerError(f"{path} line {n}: header lacks column(s) {', '.join(missing)}; "
                                  f"expected {','.join(COLUMNS)}")
             continue
-        if cells == header:
+        if [c.strip() for c in cells] == header:
             continue                       # a restarted sampler appending to the same file
         if len(cells) != len(header):
             raise PowerError(f"{path} line {n}: {len(cells)} cells, header has {len(header)}")
-        row = dict(zip(header, cells))
-        try:
-            raw.t.append(float(row["t"]))
-        except ValueError:
-            raise PowerError(f"{path} line {n}: t={row['t']!r} is not a number") from None
-        for c in COLUMNS[1:]:
-            raw.columns[c].append(row[c].strip())
+        row = dict(zip(header, (c.strip() for c in cells)))
+        raw.t.append(parse_number(row["t"], f"{path} line {n}: t"))
+        raw.line_of.append(n)
+        for c in COLUMNS[1:] + OPTIONAL:
+            raw.columns[c].append(row.get(c, ""))
     if header is None:
         raise PowerError(f"{path}: no header line (expected {','.join(COLUMNS)})")
     return raw

@@ -4,6 +4,8 @@ The pitfalls (android.md B): vendors differ in current units (uA/mA) and sign (p
 out of the battery); a phone on USB is charging even after ``dumpsys battery unplug``; fuel gauges
 refresh every 1-30 s, so many samples repeat; and counters are only trustworthy over long windows,
 which the cross-check of integrated current against ``charge_counter`` makes visible.
+Every field is bounded (pipeline/energy/units.py): a value no phone can report (voltage 0, 1e15 uA,
+capacity 250 %) is a PowerError naming the file, line and field, never a number.
 
 Sign convention inside edgecl: ``discharge_a`` and ``power_w`` are positive when the battery feeds
 the phone. A charging sample has power flowing the other way and its energy is refused unless the
@@ -17,8 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from android_harness.profile import infer_convention
+from pipeline.energy.gauge import refreshes
 from pipeline.energy.power_csv import RawPowerCsv
+from pipeline.energy.units import (CURRENT_SCALE, VOLTAGE_SCALE, VOLTAGE_V, current_unit, sign_from_status,
+                                  voltage_unit)
 from pipeline.errors import PowerError
 
 NOMINAL_V = 3.85                 # used only when voltage_now is unreadable (said in warnings)
@@ -27,6 +31,11 @@ EXTERNAL_POWER_STATUS = ("Charging", "Full", "Not charging")   # "Not charging" 
 SLOW_GAUGE_S = 5.0               # a counter unchanged this long: energies need long windows
 CROSS_CHECK_TOL = 0.15           # integrated current vs charge_counter, relative
 CROSS_CHECK_MIN_STEPS = 20       # counter delta must span this many counter steps to be conclusive
+MAX_SAMPLE_A = 30.0              # |current| of one sample beyond this is a glitch, not a reading
+MAX_SAMPLE_W = 150.0             # |power| of one sample beyond this, likewise
+TEMP_DC = (-400, 1000)           # battery temperature in tenths of a degree C
+MAX_CHARGE_UAH = 100e6           # 100 Ah: no phone battery holds more
+STATUSES = ("", "Unknown", "Charging", "Discharging", "Not charging", "Full")   # kernel power_supply ABI
 
 
 @dataclass(frozen=True)
@@ -41,7 +50,7 @@ class CounterConvention:
     def __post_init__(self) -> None:
         for name, allowed in (("current_unit", ("uA", "mA", "auto")),
                               ("current_positive_when", ("charging", "discharging", "auto")),
-                              ("voltage_unit", ("uV", "mV", "auto"))):
+                              ("voltage_unit", ("uV", "mV", "V", "auto"))):
             if getattr(self, name) not in allowed:
                 raise PowerError(f"counter convention {name}={getattr(self, name)!r}; expected one of {allowed}")
 
@@ -57,6 +66,11 @@ class CounterConvention:
                    voltage_unit=get("voltage_unit", "auto") or "auto",
                    source=f"profile ({source})")
 
+    @property
+    def overridden(self) -> bool:
+        """The units came from the user (a profile override), not from an inference."""
+        return "override" in self.source
+
 
 @dataclass(frozen=True)
 class GaugeQuality:
@@ -66,6 +80,7 @@ class GaugeQuality:
     longest_constant_s: float
     distinct_readings: int
     stale: bool                     # the current never changed over the whole trace
+    regular: bool = False           # refreshes sit on a fixed-period grid
 
 
 @dataclass(frozen=True)
@@ -89,6 +104,9 @@ class PowerTrace:
     power_w: np.ndarray             # discharge_a * voltage_v
     charging: np.ndarray            # bool per sample: charger feeding the phone
     charge_counter_uah: np.ndarray  # nan where unreadable
+    energy_counter_uwh: np.ndarray  # nan where unreadable (most phones have none)
+    t_boot: np.ndarray              # CLOCK_BOOTTIME of each sample where the sampler wrote it, else nan
+    current_lsb_a: float            # one step of the current reading (1 uA / 1 mA): its rounding error
     capacity_pct: np.ndarray
     temp_c: np.ndarray
     status: list[str]
@@ -205,14 +223,12 @@ class PowerTrace:
         return out
 
 
-def _floats(cells: list[str]) -> np.ndarray:
-    out = np.full(len(cells), np.nan)
-    for k, c in enumerate(cells):
-        try:
-            out[k] = float(c)
-        except ValueError:
-            pass
-    return out
+
+
+def _step(raw: np.ndarray) -> float:
+    """The reading's quantum: 1 for integer readings (the kernel prints integers), else 0."""
+    v = raw[~np.isnan(raw)]
+    return 1.0 if len(v) and np.all(v == np.rint(v)) else 0.0
 
 
 def _dominant_status(status: list[str]) -> str:
@@ -220,49 +236,64 @@ def _dominant_status(status: list[str]) -> str:
     return max(set(known), key=known.count) if known else ""
 
 
-def resolve_convention(raw: RawPowerCsv, conv: CounterConvention, current: np.ndarray) -> dict[str, str]:
-    """Fill the ``auto`` parts from the trace: units from magnitude, sign from ``status``."""
+def _check_range(raw: RawPowerCsv, values: np.ndarray, lo: float, hi: float, field: str, what: str) -> None:
+    """PowerError naming the first sample of ``values`` outside [lo, hi] (NaN = unreadable, allowed)."""
+    bad = np.flatnonzero(~np.isnan(values) & ((values < lo) | (values > hi)))
+    if len(bad):
+        k = int(bad[0])
+        raise PowerError(f"{raw.path} line {raw.line_of[k]}: {field}={raw.columns[field][k]!r} is {what} "
+                         f"(bounds {lo:g}..{hi:g}); {len(bad)} such sample(s)")
+
+
+def resolve_convention(raw: RawPowerCsv, conv: CounterConvention, current: np.ndarray,
+                       volts_raw: np.ndarray) -> dict[str, str]:
+    """Fill the ``auto`` parts from the trace: voltage unit from magnitude, current unit from P=V*I
+    plausibility, sign from ``status``. Raises PowerError when no reading makes physical sense."""
     status = _dominant_status(raw.columns["status"])
-    pick = [(c, s) for c, s in zip(current, raw.columns["status"]) if s == status and not math.isnan(c) and c != 0]
-    rep = int(np.median([c for c, _ in pick])) if pick else None
-    if rep is None:
-        nz = current[~np.isnan(current) & (current != 0)]
-        rep = int(np.median(nz)) if len(nz) else None
-    unit, positive_when, how = infer_convention(rep, status)
-    resolved = {"current_unit": conv.current_unit, "current_positive_when": conv.current_positive_when,
-                "voltage_unit": conv.voltage_unit, "how": conv.source}
-    inferred = []
-    if conv.current_unit == "auto":
-        resolved["current_unit"] = unit
-        inferred.append(f"unit {unit} from |current|~{abs(rep) if rep is not None else '?'}")
-    if conv.current_positive_when == "auto":
-        resolved["current_positive_when"] = positive_when
-        inferred.append(f"sign: {how}")
-    if conv.voltage_unit == "auto":
-        volts = raw.columns["voltage"]
-        v = _floats(volts)
-        med = float(np.nanmedian(v)) if (~np.isnan(v)).any() else float("nan")
-        resolved["voltage_unit"] = "uV" if not med < 100_000 else ("mV" if med > 100 else "V")
-        inferred.append(f"voltage unit {resolved['voltage_unit']} from magnitude ~{med:.0f}")
-    if inferred:
-        resolved["how"] = f"{conv.source}; inferred " + "; ".join(inferred)
-    return resolved
+    notes = []
+    if (~np.isnan(volts_raw)).any():
+        v_choice = voltage_unit(float(np.nanmedian(volts_raw)), conv.voltage_unit if conv.overridden else "auto")
+        volts = float(np.nanmedian(volts_raw)) * VOLTAGE_SCALE[v_choice.unit]
+        notes.append(v_choice.how)
+        v_unit = v_choice.unit
+    else:
+        v_unit, volts = (conv.voltage_unit if conv.voltage_unit != "auto" else "uV"), NOMINAL_V
+    pick = np.array([c for c, s in zip(current, raw.columns["status"]) if s == status and not math.isnan(c) and c != 0])
+    if len(pick) == 0:
+        pick = current[~np.isnan(current) & (current != 0)]
+    if len(pick) == 0:
+        raise PowerError(f"{raw.path}: current_now is 0 or unreadable in every sample "
+                         f"({raw.meta.get('file_current', 'path unknown')}): no power can be read from it")
+    rep = float(np.median(pick))
+    charging = status == "Charging"
+    c_choice = current_unit(abs(rep), volts, charging, conv.current_unit, conv.overridden)
+    notes.append(c_choice.how)
+    sign, how = sign_from_status(rep, status)
+    if conv.current_positive_when != "auto":
+        if sign is not None and sign != conv.current_positive_when and not conv.overridden:
+            notes.append(f"{how} (the profile's {conv.current_positive_when} was inferred; the trace decides)")
+        else:
+            sign = conv.current_positive_when
+            notes.append(f"sign from the profile ({conv.current_positive_when})")
+    elif sign is None:
+        sign = "charging"
+        notes.append(f"{how}: Android's convention (+ into the battery) assumed")
+    else:
+        notes.append(how)
+    return {"current_unit": c_choice.unit, "current_positive_when": sign, "voltage_unit": v_unit,
+            "how": f"{conv.source}; " + "; ".join(notes)}
 
 
-def gauge_quality(t: np.ndarray, current: np.ndarray, voltage: np.ndarray) -> GaugeQuality:
-    """Runs of identical (current, voltage) readings: their typical length is the gauge's refresh."""
+def gauge_quality(t: np.ndarray, current: np.ndarray) -> GaugeQuality:
+    """How often the current reading changed: the refresh period, the longest hold, staleness."""
     if len(t) < 2:
         return GaugeQuality(None, 0.0, len(t), False)
-    same = (current[1:] == current[:-1]) & ((voltage[1:] == voltage[:-1]) | np.isnan(voltage[1:]))
-    change = np.flatnonzero(~same) + 1                       # index where a new reading starts
-    starts = np.concatenate([[0], change])
-    ends = np.concatenate([change, [len(t) - 1]])
-    durations = t[ends] - t[starts]
-    interior = durations[1:-1] if len(durations) > 2 else np.array([])
-    update = float(np.median(interior)) if len(interior) else None
-    longest = float(durations.max())
-    stale = len(starts) == 1 and float(t[-1] - t[0]) >= 2.0
-    return GaugeQuality(update, longest, len(starts), stale)
+    ref = refreshes(t, current)
+    change = np.flatnonzero(np.diff(current) != 0) + 1
+    edges = np.concatenate([[0], change, [len(t) - 1]])
+    longest = float(np.max(np.diff(t[edges]))) if len(edges) > 1 else float(t[-1] - t[0])
+    stale = len(change) == 0 and float(t[-1] - t[0]) >= 2.0
+    return GaugeQuality(ref.period_s if ref.observed >= 2 else None, longest, len(change) + 1, stale, ref.regular)
 
 
 def normalise(raw: RawPowerCsv, conv: CounterConvention, *, simulated: bool) -> PowerTrace:
@@ -272,47 +303,63 @@ def normalise(raw: RawPowerCsv, conv: CounterConvention, *, simulated: bool) -> 
     t = np.asarray(raw.t, dtype=float)
     if np.any(np.diff(t) <= 0):
         bad = int(np.flatnonzero(np.diff(t) <= 0)[0])
-        raise PowerError(f"{raw.path}: time goes backwards or repeats at sample {bad + 1} "
+        raise PowerError(f"{raw.path} line {raw.line_of[bad + 1]}: time goes backwards or repeats "
                          f"({t[bad]:.6f} -> {t[bad + 1]:.6f}); two samplers wrote one file?")
-    cur = _floats(raw.columns["current"])
+    for k, s in enumerate(raw.columns["status"]):
+        if s not in STATUSES:
+            raise PowerError(f"{raw.path} line {raw.line_of[k]}: status={s!r}; expected one of {', '.join(STATUSES[1:])}")
+    cur = raw.numbers("current")
     if np.isnan(cur).all():
         raise PowerError(f"{raw.path}: current column is empty: the sampler could not read current_now "
                          f"({raw.meta.get('file_current', 'path unknown')}); fix the profile's current_now_path")
+    volts_raw = raw.numbers("voltage")
     warnings: list[str] = []
-    res = resolve_convention(raw, conv, cur)
-    scale = 1e-3 if res["current_unit"] == "mA" else 1e-6
-    discharge = cur * scale * (-1.0 if res["current_positive_when"] == "charging" else 1.0)
-    volts = _floats(raw.columns["voltage"]) * {"uV": 1e-6, "mV": 1e-3, "V": 1.0}[res["voltage_unit"]]
-    if np.isnan(volts).all():
+    res = resolve_convention(raw, conv, cur, volts_raw)
+    discharge = cur * CURRENT_SCALE[res["current_unit"]] * (-1.0 if res["current_positive_when"] == "charging" else 1.0)
+    _check_range(raw, np.abs(cur * CURRENT_SCALE[res["current_unit"]]), 0.0, MAX_SAMPLE_A, "current",
+                 f"beyond {MAX_SAMPLE_A:g} A in {res['current_unit']} (a glitch no battery delivers)")
+    if np.isnan(volts_raw).all():
         warnings.append(f"voltage unreadable: power uses a nominal {NOMINAL_V} V")
         volts = np.full(len(t), NOMINAL_V)
-    elif np.isnan(volts).any():
-        volts = np.interp(t, t[~np.isnan(volts)], volts[~np.isnan(volts)])
+    else:
+        volts = volts_raw * VOLTAGE_SCALE[res["voltage_unit"]]
+        _check_range(raw, volts, *VOLTAGE_V, "voltage", f"no battery voltage in {res['voltage_unit']}")
+        if np.isnan(volts).any():
+            volts = np.interp(t, t[~np.isnan(volts)], volts[~np.isnan(volts)])
     if np.isnan(discharge).any():
         ok = ~np.isnan(discharge)
         warnings.append(f"{int((~ok).sum())} unreadable current sample(s) filled from neighbours")
         discharge = np.interp(t, t[ok], discharge[ok])
+    _check_range(raw, np.abs(discharge * volts), 0.0, MAX_SAMPLE_W, "current", f"a power beyond {MAX_SAMPLE_W:g} W")
     status = list(raw.columns["status"])
     charging = np.array([s in EXTERNAL_POWER_STATUS for s in status]) | (discharge < -CHARGING_INTO_A)
     if charging.any():
         warnings.append(f"{int(charging.sum())} of {len(t)} samples taken while charging")
-    cc = _floats(raw.columns["charge_counter"])
+    capacity = raw.numbers("capacity")
+    _check_range(raw, capacity, 0, 100, "capacity", "no battery level in percent")
+    temp = raw.numbers("temp")
+    _check_range(raw, temp, *TEMP_DC, "temp", "no battery temperature in 0.1 degC")
+    cc = raw.numbers("charge_counter")
+    _check_range(raw, cc, 0, MAX_CHARGE_UAH, "charge_counter", "no battery charge in uAh")
     if (~np.isnan(cc)).any() and np.nanmax(cc) < 20_000:
         cc = cc * 1000.0                                     # a gauge reporting mAh, not uAh
         warnings.append("charge_counter read as mAh (values too small for uAh)")
-    gauge = gauge_quality(t, cur, _floats(raw.columns["voltage"]))
+    energy = raw.numbers("energy_counter")
+    _check_range(raw, energy, 0, 1e9, "energy_counter", "no battery energy in uWh")
+    gauge = gauge_quality(t, cur)
     if gauge.stale:
         warnings.append(f"current_now never changed over {t[-1] - t[0]:.1f} s: the fuel gauge is not "
                         "updating (or the file is frozen); these energies are not measurements")
     elif gauge.longest_constant_s > SLOW_GAUGE_S:
         warnings.append(f"fuel gauge held one reading for up to {gauge.longest_constant_s:.1f} s "
-                        f"(typical refresh {gauge.update_s or 0:.1f} s): phases shorter than ~10x that are rough")
+                        f"(typical refresh {gauge.update_s or 0:.1f} s): phases shorter than a few refreshes are rough")
     if raw.meta.get("stopped_overruns", "0") not in ("0", ""):
         warnings.append(f"sampler missed {raw.meta['stopped_overruns']} slot(s) (CPU contention)")
     rate = raw.meta.get("rate_hz")
     return PowerTrace(
         t=t, discharge_a=discharge, voltage_v=volts, power_w=discharge * volts, charging=charging,
-        charge_counter_uah=cc, capacity_pct=_floats(raw.columns["capacity"]),
-        temp_c=_floats(raw.columns["temp"]) / 10.0, status=status, simulated=simulated,
+        charge_counter_uah=cc, energy_counter_uwh=energy, t_boot=raw.numbers("t_boot"),
+        current_lsb_a=_step(cur) * CURRENT_SCALE[res["current_unit"]], capacity_pct=capacity,
+        temp_c=temp / 10.0, status=status, simulated=simulated,
         clock=raw.meta.get("clock", "CLOCK_MONOTONIC"), requested_rate_hz=float(rate) if rate else None,
         convention={k: str(v) for k, v in res.items()}, gauge=gauge, warnings=warnings, source=raw.path)

@@ -50,11 +50,13 @@ def _num(v: float | None, fmt: str = "{:.3f}") -> str:
 
 def _energy_table(rows: list[EnergyRow], sim: str) -> str:
     head = ("<tr><th class=l>kind</th><th class=l>name</th><th>task</th><th>duration s</th>"
-            f"<th>energy J{sim}</th><th>mean W</th><th>above idle J</th><th>train samples</th>"
-            "<th>mJ / sample</th><th class=l>note</th></tr>")
+            f"<th>energy J{sim}</th><th>± J (95 %)</th><th class=l>source</th><th>precise</th><th>mean W</th>"
+            "<th>above idle J</th><th>train samples</th><th>mJ / sample</th><th class=l>note</th></tr>")
     body = "".join(
         f"<tr><td class=l>{_e(r.kind)}</td><td class=l>{_e(r.name)}</td><td>{'' if r.task is None else r.task}</td>"
-        f"<td>{r.duration_s:.2f}</td><td>{_num(r.energy_j)}</td><td>{_num(r.mean_power_w)}</td>"
+        f"<td>{r.duration_s:.2f}</td><td>{_num(r.energy_j)}</td><td>{_num(r.error_j)}</td>"
+        f"<td class=l>{_e(r.source)}{'' if r.resolution_s is None else f' ({r.resolution_s:.2g} s)'}</td>"
+        f"<td>{'yes' if r.precise else 'no'}</td><td>{_num(r.mean_power_w)}</td>"
         f"<td>{_num(r.above_idle_j)}</td><td>{r.train_samples or ''}</td>"
         f"<td>{_num(None if r.j_per_sample is None else r.j_per_sample * 1000)}</td><td class=l>{_e(r.note)}</td></tr>"
         for r in rows)
@@ -111,7 +113,10 @@ def render_html(data: ResultsData, figures: dict[str, str | None], csv_files: li
             f"<tr><th class=l>{_e(k)}</th><td>{v:.3f} J</td></tr>" for k, v in sorted(totals.items())) + "</table>")
     parts.append(f"<h2>Energy per session, task and phase{sim}</h2>")
     parts.append(f"<p>Idle baseline: {_num(data.idle_w, '{:.3f} W')} ({_e(data.idle_note)}); reported beside each "
-                 "figure as <i>above idle</i>, never subtracted from it.</p>")
+                 "figure as <i>above idle</i>, never subtracted from it. Each figure names its counter (ODPM rails, "
+                 "energy or charge counter, or the fuel gauge with its lag corrected) and the counter's period; "
+                 "<i>± J</i> is a 95 % bound; rows shorter than 3 counter periods or less exact than 10 % are not "
+                 "<i>precise</i> and Miro does not tune on them.</p>")
     parts.append(_energy_table(data.energy_rows, sim))
     parts.append("<h2>Power measurement quality</h2>" + _quality_table(data))
     parts.append("<h2>Data</h2><ul>" + "".join(f"<li><a href='{_e(f)}'>{_e(f)}</a></li>" for f in csv_files))

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from android_harness.device.events import read_events
-from pipeline.energy import EnergyRow, PowerTrace, attribute_energy, load_trace
+from pipeline.energy import EnergyRow, IdleBaseline, PowerTrace, idle_baseline, measure_session
 from pipeline.errors import EdgeclError, PowerError
 
 
@@ -47,10 +47,14 @@ class ResultsData:
     sessions: list[SessionData]
     accuracy: np.ndarray | None           # rows: after task i, cols: task j (class-IL)
     accuracy_source: str
-    idle_w: float | None
+    idle: IdleBaseline | None
     idle_note: str
     miro: dict[str, Any] | None
     problems: list[str] = field(default_factory=list)
+
+    @property
+    def idle_w(self) -> float | None:
+        return self.idle.power_w if self.idle is not None else None
 
     @property
     def energy_rows(self) -> list[EnergyRow]:
@@ -136,23 +140,18 @@ def _accuracy(folder: Path, sessions: list[SessionData]) -> tuple[np.ndarray | N
     return None, "none"
 
 
-def load_session(folder: Path, profile: dict[str, Any] | None, simulated: bool, idle_w: float | None,
+def load_session(folder: Path, profile: dict[str, Any] | None, simulated: bool, idle: IdleBaseline | None,
                  allow_charging: bool) -> SessionData:
+    """A session folder with its energies from ``measure_session`` (the experiment's own figure)."""
     events = read_events(str(folder / "events.jsonl"))[0] if (folder / "events.jsonl").exists() else []
     spec = _json(folder / "session.json", [])
     result = _json(folder / "result.json", [])
     trace, err, rows = None, None, []
-    power = folder / "power.csv"
-    if power.exists():
-        try:
-            trace = load_trace(power, profile, simulated=simulated)
-            window = (float(result["t_start"]), float(result["t_end"])) if "t_start" in result and "t_end" in result else None
-            rows = attribute_energy(trace, events, idle_w=idle_w, allow_charging=allow_charging,
-                                    session_id=folder.name, runner_window=window)
-        except PowerError as exc:
-            err = str(exc)
-    else:
-        err = "no power.csv (sampler not run for this session)"
+    try:
+        m = measure_session(folder, profile, idle=idle, allow_charging=allow_charging, simulated=simulated)
+        trace, rows, err = m.trace, m.rows, m.error
+    except PowerError as exc:
+        err = str(exc)
     return SessionData(folder.name, folder, events, trace, err, rows, spec, result)
 
 
@@ -168,16 +167,17 @@ def load_results(results_dir: str | Path, allow_charging: bool = False) -> Resul
     simulated = _flag(env) or bool(profile and profile.get("simulated")) or bool(miro and miro.get("simulated"))
     session_dirs = sorted(p for p in (folder / "sessions").glob("*") if p.is_dir()) if (folder / "sessions").is_dir() else []
     simulated = simulated or any(_flag(_json(d / "session.json", [])) for d in session_dirs)
-    idle_w, idle_note = None, "no idle baseline measured (idle/power.csv absent)"
+    idle, idle_note = None, "no idle baseline measured (idle/power.csv absent)"
     if (folder / "idle" / "power.csv").exists():
         try:
-            idle = load_trace(folder / "idle" / "power.csv", profile, simulated=simulated)
-            idle_w, idle_note = idle.mean_power_w(), f"{idle.duration_s:.1f} s before the run"
+            idle = idle_baseline(folder / "idle", profile, simulated=simulated)
+            idle_note = f"{idle.seconds:.1f} s before the run, {idle.battery_source or 'odpm_rails'}"
         except PowerError as exc:
             idle_note = f"idle baseline unusable: {exc}"
     elif isinstance(summary.get("idle_w"), (int, float)):
-        idle_w, idle_note = float(summary["idle_w"]), "from summary.json"
-    sessions = [load_session(d, profile, simulated, idle_w, allow_charging) for d in session_dirs]
+        idle = IdleBaseline(float(summary["idle_w"]), 0.0, "summary.json", None, 0.0, 0.0)
+        idle_note = "from summary.json"
+    sessions = [load_session(d, profile, simulated, idle, allow_charging) for d in session_dirs]
     sessions.sort(key=lambda s: float(s.events[0]["t"]) if s.events else float("inf"))
     accuracy, acc_source = _accuracy(folder, sessions)
     if not sessions:
@@ -186,4 +186,4 @@ def load_results(results_dir: str | Path, allow_charging: bool = False) -> Resul
         if s.trace_error:
             problems.append(f"session {s.session_id}: {s.trace_error}")
     return ResultsData(folder, simulated, env, summary, profile, sessions, accuracy, acc_source,
-                       idle_w, idle_note, miro, problems)
+                       idle, idle_note, miro, problems)

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from android_harness.device.fileio import write_text_atomic
-from pipeline.energy import PowerTrace, intervals_from_events
+from pipeline.energy import PowerTrace
+from pipeline.energy.timeline import event_groups
 from pipeline.report.results import ResultsData
 
 PID = 1
@@ -101,10 +102,10 @@ def build_trace_events(data: ResultsData) -> dict[str, Any]:
             name = f"{r.name} (task {r.task})" if r.kind == "phase" and r.task is not None else r.name
             slices[r.kind].append((r.t0, r.t1, {"name": name, "cat": r.kind, "args": args}))
         if not any(r.kind in slices for r in s.rows):   # no power: still show the structure from events
-            for iv in intervals_from_events(s.events, s.session_id):
-                slices[iv.kind].append((iv.t0, iv.t1, {"name": iv.name, "cat": iv.kind,
-                                                       "args": {"session_id": iv.session_id, "energy_j": None,
-                                                                "simulated": data.simulated}}))
+            for g in event_groups(s.events, s.result, s.session_id):
+                slices[g.kind].append((g.t0, g.t1, {"name": g.name, "cat": g.kind,
+                                                    "args": {"session_id": s.session_id, "energy_j": None,
+                                                             "simulated": data.simulated}}))
     phase_tids = set()
     for kind, tid in (("session", TID_SESSIONS), ("task", TID_TASKS), ("phase", TID_PHASES)):
         for lane_tid, t0, t1, ev in _lanes(slices[kind], tid):

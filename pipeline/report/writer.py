@@ -43,6 +43,8 @@ def _headline(data: ResultsData) -> dict[str, Any]:
         f"energy of the training sessions{sim}": "–" if energy is None else f"{energy:.3f} J",
         f"energy per training sample{sim}": "–" if not (energy and samples) else f"{energy / samples * 1000:.3f} mJ",
         f"idle baseline{sim}": "–" if data.idle_w is None else f"{data.idle_w:.3f} W ({data.idle_note})",
+        "energy sources": ", ".join(sorted({r.source for r in rows if r.kind == "session" and r.source})) or "–",
+        f"program load (loading phases){sim}": f"{sum(r.energy_j or 0.0 for r in rows if r.phase == 'loading'):.3f} J",
         "charging samples": sum(s.trace.charging_samples for s in data.sessions if s.trace is not None),
     }
     overhead = (data.miro or {}).get("overhead") or {}

@@ -1,0 +1,230 @@
+"""Parsers for the on-device power monitor (ODPM) rails, in the three text forms a phone gives a shell.
+
+- ``dumpsys android.hardware.power.stats.IPowerStats/default [delta]``: the Pixel PowerStats HAL's
+  dump (hardware/google/pixel ``powerstats/PowerStatsAidl.cpp``): an "energy meter" table of
+  ``[RAIL]:subsystem   <cumulative> mWs [(<delta>)]`` between begin/end banners.
+- ``dumpsys powerstats``: the framework service (frameworks/base ``PowerStatsService`` +
+  ``ProtoStreamUtils.ChannelUtils.dumpsys``) lists channels as ``ChannelId: 0, ChannelName: X,
+  ChannelSubsystem: Y`` and prints no energies itself; energies appear as the AIDL parcelable's
+  text ``EnergyMeasurement{id: 0, timestampMs: T, durationMs: D, energyUWs: E}`` or the
+  service's debug form ``ChannelId: 0, Timestamp (ms): T, Duration (ms): D, Energy (uWs): E``.
+- ``/sys/bus/iio/devices/iio:deviceN/energy_value`` (what the Pixel HAL itself reads,
+  ``IioEnergyMeterDataProvider.cpp``): ``t=<ms since boot>`` then ``CH3(T=<ms>)[S2M_VDD_CPUCL2], <uWs>``.
+
+Every energy is cumulative since boot, in uWs; a malformed line inside a table is a PowerError
+naming it, never skipped.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from pipeline.errors import PowerError
+
+MAX_UWS = 1e18           # ~31 years at 1 kW: beyond this an accumulator value is garbage
+
+
+@dataclass(frozen=True)
+class RailEnergy:
+    """One ODPM rail: energy accumulated since boot (and since the previous ``delta`` dump)."""
+
+    rail: str                 # e.g. S2S_VDD_G3D
+    subsystem: str            # e.g. GPU
+    energy_uws: float         # cumulative, microwatt-seconds
+    delta_uws: float | None = None
+    timestamp_ms: int | None = None     # when the meter was read (ms since boot), where the format says
+
+
+@dataclass(frozen=True)
+class RailSnapshot:
+    rails: list[RailEnergy]
+    elapsed_ms: int | None = None          # only in `delta` dumps
+    consumers_uws: dict[str, float] = field(default_factory=dict)
+    fmt: str = "hal"                       # "hal" | "framework" | "iio"
+    timestamp_ms: int | None = None        # iio ``t=``: when the accumulators were read
+
+    def by_rail(self) -> dict[str, RailEnergy]:
+        return {r.rail: r for r in self.rails}
+
+    def total_uws(self) -> float:
+        return float(sum(r.energy_uws for r in self.rails))
+
+
+def _energy(text: str, scale: float, where: str) -> float:
+    try:
+        v = float(text) * scale
+    except ValueError:
+        raise PowerError(f"{where}: energy {text!r} is not a number") from None
+    if not math.isfinite(v) or v < 0 or v > MAX_UWS:
+        raise PowerError(f"{where}: energy {text!r} is not a cumulative energy (finite, >= 0)")
+    return v
+
+
+_METER_BEGIN = "============= PowerStats HAL 2.0 energy meter"
+_METER_END = "========== End of PowerStats HAL 2.0 energy meter"
+_CONSUMER_BEGIN = "============= PowerStats HAL 2.0 energy consumers"
+_CONSUMER_END = "========== End of PowerStats HAL 2.0 energy consumers"
+_RAIL_ROW = re.compile(r"^\s*\[(?P<rail>[^\]]+)\]:(?P<sub>\S*)\s+(?P<e>\S+)\s+mWs(?:\s+\(\s*(?P<d>\S+)\s*\))?\s*$")
+_METER_HEAD = re.compile(r"^\s*Channel\s+Cumulative Energy")
+_CONSUMER_ROW = re.compile(r"^(?P<name>\S.*?)\s+:\s+(?P<e>\S+)\s+mWs\s*$")
+_ELAPSED = re.compile(r"^\s*Elapsed time:\s+(\d+)\s+ms\s*$")
+
+
+def parse_power_stats(text: str) -> RailSnapshot:
+    """The PowerStats HAL 2.0 dump; PowerError if it has no energy meter table (no ODPM)."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    try:
+        begin = next(i for i, ln in enumerate(lines) if ln.startswith(_METER_BEGIN))
+    except StopIteration:
+        raise PowerError("IPowerStats dump has no 'PowerStats HAL 2.0 energy meter' table "
+                         "(this device has no on-device power monitor, or the HAL is absent)") from None
+    rails: list[RailEnergy] = []
+    elapsed = None
+    closed = False
+    for n, ln in enumerate(lines[begin + 1:], begin + 2):
+        if ln.startswith(_METER_END):
+            closed = True
+            break
+        if not ln.strip() or _METER_HEAD.match(ln):
+            continue
+        if (m := _ELAPSED.match(ln)) is not None:
+            elapsed = int(m.group(1))
+        elif (m := _RAIL_ROW.match(ln)) is not None:
+            where = f"IPowerStats line {n} rail {m.group('rail')}"
+            d = m.group("d")
+            rails.append(RailEnergy(m.group("rail"), m.group("sub"), _energy(m.group("e"), 1000.0, where),
+                                    None if d is None else _delta(d, where)))
+        else:
+            raise PowerError(f"IPowerStats line {n}: not a rail row inside the energy meter table: {ln.strip()!r}")
+    if not closed:
+        raise PowerError("IPowerStats dump: the energy meter table has no end banner (output cut short?)")
+    if not rails:
+        raise PowerError("IPowerStats dump: the energy meter table has no rail rows")
+    return RailSnapshot(rails, elapsed, _consumers(lines), "hal")
+
+
+def _delta(text: str, where: str) -> float:
+    try:
+        v = float(text) * 1000.0
+    except ValueError:
+        raise PowerError(f"{where}: delta {text!r} is not a number") from None
+    if not math.isfinite(v):
+        raise PowerError(f"{where}: delta {text!r} is not finite")
+    return v
+
+
+def _consumers(lines: list[str]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    inside = False
+    for n, ln in enumerate(lines, 1):
+        if ln.startswith(_CONSUMER_BEGIN):
+            inside = True
+        elif ln.startswith(_CONSUMER_END):
+            inside = False
+        elif inside and ln.strip() and not ln.startswith("Elapsed"):
+            m = _CONSUMER_ROW.match(ln)
+            if m is None:
+                raise PowerError(f"IPowerStats line {n}: not an energy consumer row: {ln.strip()!r}")
+            out[m.group("name").strip()] = _energy(m.group("e"), 1000.0, f"IPowerStats line {n} consumer")
+    return out
+
+
+_CHANNEL = re.compile(r"^\s*ChannelId:\s*(?P<id>\d+),\s*ChannelName:\s*(?P<name>[^,]+?),\s*ChannelSubsystem:\s*(?P<sub>.*?)\s*$")
+_AIDL_MEAS = re.compile(r"EnergyMeasurement\{id:\s*(?P<id>\S+?),\s*timestampMs:\s*(?P<ts>\S+?),\s*"
+                        r"durationMs:\s*(?P<dur>\S+?),\s*energyUWs:\s*(?P<e>\S+?)\}")
+_DEBUG_MEAS = re.compile(r"^\s*ChannelId:\s*(?P<id>\S+?),\s*Timestamp \(ms\):\s*(?P<ts>\S+?),\s*"
+                         r"(?:Duration \(ms\):\s*(?P<dur>\S+?),\s*)?Energy \(uWs\):\s*(?P<e>\S+?)\s*$")
+
+
+def _int_field(text: str, what: str, where: str) -> int:
+    if not re.fullmatch(r"-?\d+", text):
+        raise PowerError(f"{where}: {what} {text!r} is not an integer")
+    return int(text)
+
+
+def parse_framework_powerstats(text: str) -> RailSnapshot:
+    """``dumpsys powerstats`` channels joined with EnergyMeasurement lines (by channel id)."""
+    channels: dict[int, tuple[str, str]] = {}
+    meas: dict[int, tuple[int, float]] = {}
+    for n, ln in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
+        where = f"powerstats line {n}"
+        if (m := _CHANNEL.match(ln)) is not None:
+            channels[int(m.group("id"))] = (m.group("name").strip(), m.group("sub"))
+            continue
+        m = _AIDL_MEAS.search(ln) or _DEBUG_MEAS.match(ln)
+        if m is None:
+            if "EnergyMeasurement" in ln or "Energy (uWs)" in ln or "energyUWs" in ln:
+                raise PowerError(f"{where}: an energy measurement line in no known form: {ln.strip()!r}")
+            continue
+        cid = _int_field(m.group("id"), "channel id", where)
+        meas[cid] = (_int_field(m.group("ts"), "timestampMs", where), _energy(m.group("e"), 1.0, where))
+    if not channels:
+        raise PowerError("dumpsys powerstats lists no channels (ChannelId: ..): this device has no on-device "
+                         "power monitor, or the PowerStats HAL is absent")
+    if not meas:
+        raise PowerError(f"dumpsys powerstats lists {len(channels)} ODPM channel(s) "
+                         f"({', '.join(n for n, _ in list(channels.values())[:3])}..) but prints no energies; read them "
+                         "with `dumpsys android.hardware.power.stats.IPowerStats/default` or the iio energy_value files")
+    unknown = sorted(set(meas) - set(channels))
+    if unknown:
+        raise PowerError(f"dumpsys powerstats: energy for channel id(s) {unknown} that no ChannelId line names")
+    rails = [RailEnergy(channels[c][0], channels[c][1], e, None, ts) for c, (ts, e) in sorted(meas.items())]
+    return RailSnapshot(rails, None, {}, "framework", max(ts for ts, _ in meas.values()))
+
+
+_IIO_T = re.compile(r"^t=(\d+)$")
+_IIO_ROW = re.compile(r"^CH(?P<ch>\d+)\(T=(?P<dur>\d+)\)\[(?P<rail>[^\]]+)\],\s*(?P<e>\S+)$")
+
+
+def parse_iio_energy(text: str) -> RailSnapshot:
+    """One or more ``energy_value`` files concatenated (each starts with ``t=``)."""
+    rails: list[RailEnergy] = []
+    ts: int | None = None
+    stamps: list[int] = []
+    for n, raw in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
+        ln = raw.strip()
+        if not ln:
+            continue
+        if (m := _IIO_T.match(ln)) is not None:
+            ts = int(m.group(1))
+            stamps.append(ts)
+        elif (m := _IIO_ROW.match(ln)) is not None:
+            if ts is None:
+                raise PowerError(f"energy_value line {n}: a rail row before the file's t= line")
+            rails.append(RailEnergy(m.group("rail"), "", _energy(m.group("e"), 1.0, f"energy_value line {n}"), None, ts))
+        else:
+            raise PowerError(f"energy_value line {n}: expected t=<ms> or CH<n>(T=<ms>)[RAIL], <uWs>; got {ln!r}")
+    if not rails:
+        raise PowerError("energy_value: no CH rows (no ODPM rails enabled, or the file is unreadable)")
+    return RailSnapshot(rails, None, {}, "iio", max(stamps))
+
+
+def parse_rails(text: str) -> RailSnapshot:
+    """Any of the three forms, recognised by its first distinctive line."""
+    if _METER_BEGIN in text:
+        return parse_power_stats(text)
+    if "ChannelId:" in text or "EnergyMeasurement{" in text:
+        return parse_framework_powerstats(text)
+    if re.search(r"^\s*t=\d+\s*$", text, flags=re.M):
+        return parse_iio_energy(text)
+    if "Can't find service" in text or not text.strip():
+        raise PowerError("no ODPM rails: the PowerStats service is absent on this device "
+                         f"({text.strip()[:80] or 'empty output'!r})")
+    return parse_power_stats(text)
+
+
+def rail_power_w(before: RailSnapshot, after: RailSnapshot, seconds: float) -> dict[str, float]:
+    """Mean power per rail between two cumulative snapshots taken ``seconds`` apart."""
+    if seconds <= 0:
+        raise PowerError(f"rail power needs a positive interval, got {seconds} s")
+    b = before.by_rail()
+    out = {}
+    for r in after.rails:
+        if r.rail in b:
+            d = r.energy_uws - b[r.rail].energy_uws
+            if d < 0:
+                raise PowerError(f"rail {r.rail}: accumulator went down ({b[r.rail].energy_uws:g} -> {r.energy_uws:g} uWs): "
+                                 "a counter reset (reboot or HAL restart) between the two snapshots")
+            out[r.rail] = d / 1e6 / seconds
+    return out
