@@ -19,6 +19,12 @@ EPOCHS = 240          # the x2 run: about 4 s of training here (x1 about 2 s), m
 TAIL_S = 1.5          # keep sampling after the session: the gauge reports the last phase late
 
 
+@pytest.fixture(scope="module")
+def device(python_device: AndroidDevice) -> AndroidDevice:
+    """Training sessions run the Python device runner: the termux-style phone until the native runner lands."""
+    return python_device
+
+
 def _spec():
     return parse_spec({"name": "power2x", "seed": 1,
                        "data": {"kind": "digits", "tasks": 2, "classes_per_task": 2},

@@ -18,8 +18,15 @@ from pipeline.config import ExperimentSpec, parse_spec
 from pipeline.device_run import prepare_device_run
 from pipeline.experiment import run_experiment
 from android_harness.vphone.manager import free_port
+from android_harness.vphone.presets import PYTHON_PRESET
 
 TOLERANCE_POINTS = 2.0
+
+
+@pytest.fixture(scope="module")
+def device(python_device: AndroidDevice) -> AndroidDevice:
+    """Training sessions run the Python device runner: the termux-style phone until the native runner lands."""
+    return python_device
 
 
 def split_digits(**train) -> ExperimentSpec:
@@ -91,7 +98,7 @@ def test_session_survives_adb_server_kill_and_phone_restart(tmp_path: Path, edge
     server_proc = start_private_server(port)
     server = ServerAddress("127.0.0.1", port)
     home = tmp_path / "phone"
-    info = vphone.start(preset="pixel7", server=server, base=edgecl_home, home=home)
+    info = vphone.start(preset=PYTHON_PRESET, server=server, base=edgecl_home, home=home)
     try:
         device = AndroidDevice(Adb(info.serial, server))
         spec = split_digits(epochs=150)
@@ -110,7 +117,7 @@ def test_session_survives_adb_server_kill_and_phone_restart(tmp_path: Path, edge
         vphone.stop(info, server=None, disconnect_adb=False, base=edgecl_home)
         time.sleep(1.0)
         server_proc = start_private_server(port)
-        info = vphone.start(preset="pixel7", port=info.port, server=server, base=edgecl_home, home=home)
+        info = vphone.start(preset=PYTHON_PRESET, port=info.port, server=server, base=edgecl_home, home=home)
         t_back = time.clock_gettime(time.CLOCK_MONOTONIC)
         result = driver.stream(handle, progress=False)
         assert result["status"] == "ok"

@@ -28,6 +28,9 @@ PT_INTERP = 3
 # applets of the Debian builds that a stock Android shell does not have, or that the vphone replaces
 NOT_ON_ANDROID = {"su", "login", "passwd", "mkpasswd", "sulogin", "halt", "poweroff", "reboot", "sh",
                   "ash", "hush", "bash", "init", "linuxrc"}
+# commands a stock Android shell has that Debian's toybox build lacks (Android ships toybox's own
+# tr/expr/gzip/diff/vi/dd and one-true-awk): taken from busybox-static when it is installed
+ANDROID_EXTRAS = ("awk", "dd", "diff", "expr", "gzip", "tr", "vi")
 PASSWD = "root:x:0:0:root:/:/system/bin/sh\nsystem:x:1000:1000:system:/:/system/bin/sh\nshell:x:2000:2000:shell:/:/system/bin/sh\n"
 GROUP = "root:x:0:\nsystem:x:1000:\nshell:x:2000:\neverybody:x:9997:\n"
 
@@ -114,6 +117,12 @@ def build_system(root: Path, preset: PhonePreset, props: dict[str, str]) -> Path
     for name in applets:
         if name not in TOOLS:
             os.symlink(multicall, bin_dir / name)
+    if preset.toolbox == "toybox" and BUSYBOX.exists():
+        extras = [a for a in ANDROID_EXTRAS if a not in applets and a in _applets(BUSYBOX, toybox=False)]
+        if extras:
+            shutil.copy2(BUSYBOX, bin_dir / "busybox")
+            for name in extras:
+                os.symlink("busybox", bin_dir / name)
     shutil.copy2(_need(MKSH, "mksh"), bin_dir / "sh")
     for name, text in TOOLS.items():
         path = bin_dir / name

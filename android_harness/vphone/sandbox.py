@@ -110,9 +110,15 @@ def _python_binds() -> list[str]:
     args = ["--ro-bind", "/usr", "/usr"]
     for link in ("/lib", "/lib64"):
         args += ["--symlink", os.readlink(link), link] if os.path.islink(link) else ["--ro-bind-try", link, link]
+    made: set[str] = set()
     for prefix in sorted({sys.base_prefix, sys.prefix}):
-        if not prefix.startswith("/usr/"):
-            args += ["--ro-bind", prefix, prefix]
+        if prefix.startswith("/usr/"):
+            continue
+        for parent in Path(prefix).parents[::-1][1:]:          # bwrap would create them 0700
+            if str(parent) not in made:
+                made.add(str(parent))
+                args += ["--perms", "0755", "--dir", str(parent)]
+        args += ["--ro-bind", prefix, prefix]
     return args
 
 
