@@ -91,7 +91,7 @@ def write_atomic(path: Path, text: str) -> None:
     write_text_atomic(path, text)
 
 
-def props_for(preset: PhonePreset, serial: str) -> dict[str, str]:
+def props_for(preset: PhonePreset, serial: str, boot: int = 1) -> dict[str, str]:
     return {
         "ro.product.model": preset.model,
         "ro.product.name": preset.product,
@@ -108,6 +108,7 @@ def props_for(preset: PhonePreset, serial: str) -> dict[str, str]:
         "sys.boot_completed": "1",
         "edgecl.vphone": "1",
         "edgecl.vphone.preset": preset.name,
+        "edgecl.vphone.boot": str(boot),              # which boot this is (1 = first since start)
     }
 
 
@@ -135,7 +136,8 @@ def _own(path: Path, uid: int, gid: int, mode: int) -> None:
     os.chmod(path, mode)
 
 
-def create_home(root: Path, preset: PhonePreset, serial: str, host_adb_key: Path | None = None) -> VphoneHome:
+def create_home(root: Path, preset: PhonePreset, serial: str, host_adb_key: Path | None = None,
+                boot: int = 1) -> VphoneHome:
     """Create (or refresh) the layout for one boot; ``data/`` content survives. ``host_adb_key``
     (an adbkey.pub) is added to ``/data/misc/adb/adb_keys`` when the file has no keys yet."""
     home = VphoneHome(root.resolve())
@@ -146,7 +148,7 @@ def create_home(root: Path, preset: PhonePreset, serial: str, host_adb_key: Path
     for d in (home.battery_dir, home.thermal_temp.parent, home.sys / "devices" / "system" / "cpu", home.proc, home.run):
         d.mkdir(parents=True, exist_ok=True)
     _own(home.svc, SHELL_UID, SHELL_UID, 0o770)
-    build_system(home.root, preset, props_for(preset, serial))
+    build_system(home.root, preset, props_for(preset, serial, boot))
     for rel, uid, gid, mode in DATA_DIRS:
         _own(home.data / rel if rel else home.data, uid, gid, mode)
     if host_adb_key is not None and not (home.adb_keys.exists() and home.adb_keys.read_text().strip()):

@@ -54,7 +54,7 @@ class Phone:
 
     def boot(self) -> None:
         """On the event loop's (main) thread: the sandbox dies with this thread (--die-with-parent)."""
-        self.home = create_home(self.home_dir, self.preset, self.serial, self.host_key)
+        self.home = create_home(self.home_dir, self.preset, self.serial, self.host_key, boot=self.boots + 1)
         self.sandbox = Sandbox.boot(self.home, self.preset)
         model = BatteryModel(self.preset, self.home, seed=self.seed + self.boots)
         self._power = asyncio.ensure_future(run_power_model(model, CpuMeter(self.sandbox.contains),
