@@ -160,3 +160,21 @@ def test_reboot_kills_processes_keeps_storage_and_adb_reconnects(adb_server: Ser
         assert info.alive()
     finally:
         vphone.stop(info, adb_server, base=tmp_path)
+
+
+def test_x86_64_preset_runs_host_binaries_natively(adb_server: ServerAddress, tmp_path: Path) -> None:
+    """The labelled x86_64 preset: a static host-arch binary runs, an arm64 one does not (no qemu)."""
+    info = vphone.start(preset="pixel7-x86_64", server=adb_server, base=tmp_path, home=tmp_path / "p")
+    try:
+        dev = AndroidDevice.open(info.serial, adb_server)
+        assert dev.shell("getprop ro.product.cpu.abi").stdout == "x86_64\n"
+        dev.adb.push(Path("/usr/bin/busybox"), "/data/local/tmp/bb", mode=0o755)     # busybox-static
+        assert dev.shell("/data/local/tmp/bb echo native").stdout == "native\n"
+        if shutil.which("aarch64-linux-gnu-gcc"):
+            (tmp_path / "hello.c").write_text(HELLO_C)
+            subprocess.run(["aarch64-linux-gnu-gcc", "-static", "-o", str(tmp_path / "h"), str(tmp_path / "hello.c")], check=True)
+            dev.adb.push(tmp_path / "h", "/data/local/tmp/h", mode=0o755)
+            r = dev.shell("/data/local/tmp/h", check=False)
+            assert r.exit_code != 0 and r.stdout == ""
+    finally:
+        vphone.stop(info, adb_server, base=tmp_path)

@@ -167,3 +167,20 @@ def test_unknown_preset_and_override_fields() -> None:
         get_preset("nokia3310")
     with pytest.raises(ConfigError, match="warp"):
         get_preset("pixel7").with_overrides(warp=1)
+
+
+def test_sysfs_attributes_change_in_place(tmp_path: Path) -> None:
+    """Like kernel attributes: a reader holding the file open (the device sampler's pread) sees
+    every new value, and a shorter value never leaves a stale tail that breaks parsing."""
+    from android_harness.vphone.power import write_attribute
+
+    path = tmp_path / "current_now"
+    write_attribute(path, "-1778480")
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        for value in ("-99000", "5", "Not charging", "-1234567890"):
+            write_attribute(path, value)
+            assert os.pread(fd, 64, 0).decode().strip() == value
+            assert os.pread(fd, 64, 0).endswith(b"\n")
+    finally:
+        os.close(fd)

@@ -22,6 +22,19 @@ from android_harness.vphone.presets import PhonePreset
 
 TICK_S = 0.5
 _CLK_TCK = os.sysconf("SC_CLK_TCK")
+def write_attribute(path, value: str) -> None:
+    """Update a simulated sysfs attribute IN PLACE, as the kernel's attributes behave: same inode, so
+    a reader holding it open (``pread``, the device sampler) sees the new value. The file never
+    shrinks (no truncate window): a shorter value is padded with spaces before its newline."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o444)
+    try:
+        size = os.fstat(fd).st_size
+        raw = value.encode()
+        os.pwrite(fd, raw.ljust(max(size - 1, len(raw))) + b"\n", 0)
+    finally:
+        os.close(fd)
+
+
 CTL_KEYS = ("unplugged", "ac", "usb", "wireless", "status", "level", "temp", "present", "counter", "invalid")
 
 
@@ -124,13 +137,13 @@ class BatteryModel:
         else:
             status = "Full" if self.soc >= 0.999 and not ctl.get("unplugged") else "Discharging"
         d = self.home.battery_dir
-        write_atomic(d / "current_now", f"{int(round(current))}\n")
-        write_atomic(d / "voltage_now", f"{int(volts * 1e6)}\n")
-        write_atomic(d / "charge_counter", f"{int(self.charge_uah)}\n")
-        write_atomic(d / "capacity", f"{int(round(self.soc * 100))}\n")
-        write_atomic(d / "status", f"{status}\n")
-        write_atomic(d / "temp", f"{int(self.temp_c * 10)}\n")
-        write_atomic(self.home.thermal_temp, f"{int(self.temp_c * 1000)}\n")
+        write_attribute(d / "current_now", f"{int(round(current))}")
+        write_attribute(d / "voltage_now", f"{int(volts * 1e6)}")
+        write_attribute(d / "charge_counter", f"{int(self.charge_uah)}")
+        write_attribute(d / "capacity", f"{int(round(self.soc * 100))}")
+        write_attribute(d / "status", f"{status}")
+        write_attribute(d / "temp", f"{int(self.temp_c * 10)}")
+        write_attribute(self.home.thermal_temp, f"{int(self.temp_c * 1000)}")
         write_atomic(self.home.run / "power_model.json", json.dumps({
             "simulated": True, "time": time.time(), "power_w": round(self._last_power_w, 4),
             "busy_cores": round(self._last_busy, 3), "charging": self.charging(ctl)}))
