@@ -168,8 +168,8 @@ def test_x86_64_preset_runs_host_binaries_natively(adb_server: ServerAddress, tm
     try:
         dev = AndroidDevice.open(info.serial, adb_server)
         assert dev.shell("getprop ro.product.cpu.abi").stdout == "x86_64\n"
-        dev.adb.push(Path("/usr/bin/busybox"), "/data/local/tmp/bb", mode=0o755)     # busybox-static
-        assert dev.shell("/data/local/tmp/bb echo native").stdout == "native\n"
+        dev.adb.push(Path("/usr/bin/busybox"), "/data/local/tmp/busybox", mode=0o755)     # busybox-static
+        assert dev.shell("/data/local/tmp/busybox echo native").stdout == "native\n"
         if shutil.which("aarch64-linux-gnu-gcc"):
             (tmp_path / "hello.c").write_text(HELLO_C)
             subprocess.run(["aarch64-linux-gnu-gcc", "-static", "-o", str(tmp_path / "h"), str(tmp_path / "hello.c")], check=True)
