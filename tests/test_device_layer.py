@@ -154,6 +154,11 @@ def test_phone_commands_in_the_sandbox(tmp_path: Path) -> None:
         assert run("getprop ro.product.cpu.abi").stdout == "arm64-v8a\n"
         assert run("getprop no.such.prop fallback").stdout == "fallback\n"
         assert run("id -u; command -v python3 python; echo $?").stdout == "2000\n1\n"
+        import hashlib
+        want = hashlib.sha256((home.system / "etc" / "passwd").read_bytes()).hexdigest()
+        r = run("sha256sum /system/etc/passwd /nope; echo rc=$?")
+        assert r.stdout == f"{want}  /system/etc/passwd\nrc=1\n"
+        assert r.stderr == "sha256sum: /nope: No such file or directory\n"
         snap = parse_power_stats(run("dumpsys android.hardware.power.stats.IPowerStats/default").stdout)
         assert [r.rail for r in snap.rails] == [r.rail for r in preset.odpm_rails]
         big = snap.by_rail()["S2M_VDD_CPUCL2"].energy_uws          # 1 s with one busy core

@@ -1,5 +1,6 @@
 """The Android commands of a vphone's ``/system/bin`` that toybox does not have: ``getprop``,
-``dumpsys``, ``cmd``, ``pm`` and ``reboot``, as mksh scripts using only shell builtins and toybox.
+``dumpsys``, ``cmd``, ``pm`` and ``reboot``, as mksh scripts using only shell builtins and toybox;
+and ``sha256sum`` over OpenSSL's hardware SHA-256 (rootfs.py says why).
 
 They talk to the vphone process through files in ``/dev/socket/edgecl_vphone`` (the home's
 ``svc/`` folder): ``battery_ctl`` (what ``dumpsys battery unplug|set|reset`` changed; the power model
@@ -142,9 +143,38 @@ exit 1
 """
 
 
+SHA256SUM = r"""#!/system/bin/sh
+# sha256sum [-b|-t] [FILE...] -- toybox's output ("HASH  NAME", errors "sha256sum: NAME: ...", exit 1)
+# over OpenSSL's SHA-256 (hardware SHA, as Android's toybox gets from BoringSSL)
+rc=0
+n=$#
+while [ "$n" -gt 0 ]; do
+  a=$1; shift; n=$((n - 1))
+  case $a in
+    -b|-t|--) continue ;;
+    -) set -- "$@" - ;;
+    -*) echo "sha256sum: unknown option $a" >&2; exit 1 ;;
+    *) if [ -d "$a" ]; then echo "sha256sum: $a: Is a directory" >&2; rc=1
+       elif [ -r "$a" ]; then set -- "$@" "$a"
+       elif [ -e "$a" ]; then echo "sha256sum: $a: Permission denied" >&2; rc=1
+       else echo "sha256sum: $a: No such file or directory" >&2; rc=1; fi ;;
+  esac
+done
+[ $# -eq 0 ] && [ $rc -ne 0 ] && exit $rc
+[ $# -eq 0 ] && set -- -
+for f in "$@"; do
+  case $f in -) set -- ;; -*) set -- "./$f" ;; *) set -- "$f" ;; esac   # OpenSSL's "sha256" command
+  h=$(/system/libexec/sha256 -r "$@" 2>/dev/null) || { echo "sha256sum: $f: read error" >&2; rc=1; continue; }
+  echo "${h%% *}  $f"
+done
+exit $rc
+"""
+
+
 def _fill(text: str) -> str:
     return text.replace("@SVC@", SVC_DIR).replace("@PSTATS@", POWER_STATS_SERVICE).replace("@NOPM@", NO_PACKAGE_MANAGER)
 
 
 TOOLS: dict[str, str] = {name: _fill(text) for name, text in
-                         (("getprop", GETPROP), ("dumpsys", DUMPSYS), ("cmd", CMD), ("pm", PM), ("reboot", REBOOT))}
+                         (("getprop", GETPROP), ("dumpsys", DUMPSYS), ("cmd", CMD), ("pm", PM), ("reboot", REBOOT),
+                          ("sha256sum", SHA256SUM))}

@@ -7,6 +7,11 @@ dynamically linked, so it is installed as Android installs its binaries: a copy 
 interpreter is ``/system/bin/linker64`` (here glibc's loader), its libraries in ``/system/lib64``
 and a loader cache at ``/system/etc/ld.so.cache`` (``/etc`` is ``/system/etc`` on Android).
 Nothing of the host's ``/usr`` is visible on a stock preset.
+
+``sha256sum`` is not Debian toybox's generic C (about 90 MB/s here): Android builds toybox against
+BoringSSL, whose SHA-256 uses the CPU's SHA instructions, so the phone's ``sha256sum`` is a small
+mksh front end over OpenSSL's (``/system/libexec/sha256``, SHA-NI on this host), installed the same
+way as toybox. Output and errors follow toybox's format.
 """
 from __future__ import annotations
 
@@ -23,6 +28,7 @@ TOYBOX = Path("/usr/bin/toybox")
 BUSYBOX = Path("/usr/bin/busybox")
 MKSH = Path("/usr/lib/x86_64-linux-musl/bin/mksh")       # Debian mksh, static (musl)
 LINKER = Path("/lib64/ld-linux-x86-64.so.2")
+OPENSSL = Path("/usr/bin/openssl")
 LIB_DIR = Path("/lib/x86_64-linux-gnu")
 PT_INTERP = 3
 # applets of the Debian builds that a stock Android shell does not have, or that the vphone replaces
@@ -83,15 +89,23 @@ def _applets(binary: Path, toybox: bool) -> list[str]:
     return sorted({a for a in out.split() if a not in NOT_ON_ANDROID and a != "["} | {"["})
 
 
+def _install_dynamic(binary: Path, dest: Path, system: Path) -> None:
+    """A host ELF as Android installs one: interpreter /system/bin/linker64, libraries in /system/lib64."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(binary, dest)
+    set_interpreter(dest, "/system/bin/linker64")
+    if not (system / "bin" / "linker64").exists():
+        shutil.copy2(_need(LINKER, "libc6"), system / "bin" / "linker64")
+    (system / "lib64").mkdir(exist_ok=True)
+    for lib in _needed_libs(binary):
+        shutil.copy2(lib, system / "lib64" / lib.name)
+
+
 def _install_toybox(system: Path) -> list[str]:
-    bin_dir, lib_dir, etc = system / "bin", system / "lib64", system / "etc"
-    toybox = bin_dir / "toybox"
-    shutil.copy2(_need(TOYBOX, "toybox"), toybox)
-    set_interpreter(toybox, "/system/bin/linker64")
-    shutil.copy2(_need(LINKER, "libc6"), bin_dir / "linker64")
-    lib_dir.mkdir(exist_ok=True)
-    for lib in _needed_libs(TOYBOX):
-        shutil.copy2(lib, lib_dir / lib.name)
+    etc = system / "etc"
+    _install_dynamic(_need(TOYBOX, "toybox"), system / "bin" / "toybox", system)
+    if OPENSSL.exists():
+        _install_dynamic(OPENSSL, system / "libexec" / "sha256", system)
     (etc / "ld.so.conf").write_text("/system/lib64\n")
     subprocess.run(["ldconfig", "-X", "-r", str(system.parent), "-C", "/system/etc/ld.so.cache",
                     "-f", "/system/etc/ld.so.conf"], check=True, capture_output=True)
@@ -115,7 +129,7 @@ def build_system(root: Path, preset: PhonePreset, props: dict[str, str]) -> Path
     applets = _install_toybox(system) if preset.toolbox == "toybox" else _install_busybox(system)
     bin_dir = system / "bin"
     for name in applets:
-        if name not in TOOLS:
+        if name not in TOOLS or name == "sha256sum":
             os.symlink(multicall, bin_dir / name)
     if preset.toolbox == "toybox" and BUSYBOX.exists():
         extras = [a for a in ANDROID_EXTRAS if a not in applets and a in _applets(BUSYBOX, toybox=False)]
@@ -125,6 +139,10 @@ def build_system(root: Path, preset: PhonePreset, props: dict[str, str]) -> Path
                 os.symlink("busybox", bin_dir / name)
     shutil.copy2(_need(MKSH, "mksh"), bin_dir / "sh")
     for name, text in TOOLS.items():
+        if name == "sha256sum" and not (system / "libexec" / "sha256").exists():
+            continue                                   # toybox's own then
+        if (bin_dir / name).is_symlink():
+            (bin_dir / name).unlink()
         path = bin_dir / name
         path.write_text(text)
         path.chmod(0o755)
