@@ -6,8 +6,8 @@ vphone, alternating, ROUNDS times; medians are compared. The deploy time include
 deploy() does (local sha256, remote sha256 check, push to temp names, on-device verify, rename);
 the CLI time is one ``adb push DIR/. REMOTE`` process. The vphone is a simulated device on
 loopback, so absolute MB/s say little about a phone: the ratio is the figure. The vphone is the
-default stock preset (RSA auth on, sandboxed shell, toybox ``sha256sum`` for deploy's on-device
-verify, which at ~90 MB/s on this host is slower than a phone's hardware-SHA toybox).
+default stock preset (RSA auth on, sandboxed shell as uid 2000; deploy's on-device verify runs the
+phone's ``sha256sum``: toybox's format over OpenSSL's hardware SHA-256, as a phone's BoringSSL toybox).
 
 Run: ``python bench/push.py [--rounds 3] [--mb 56]``
 """
@@ -151,7 +151,7 @@ def markdown(command: str, rows: list[dict]) -> str:
                       for r in rows)
     return (f"## Deploy vs `adb push` (bench/push.py)\n\n`{command}`\n\n"
             "Same files, same real adb 36 server, same virtual phone (simulated device: the stock preset, "
-            "RSA auth on, sandboxed shell as uid 2000, toybox sha256sum), alternating rounds, medians. Deploy time includes the remote sha256 check, push to temp names "
+            "RSA auth on, sandboxed shell as uid 2000, hardware-SHA sha256sum), alternating rounds, medians. Deploy time includes the remote sha256 check, push to temp names "
             "(sha256 of the sent bytes on the way), on-device verify and rename; `adb push` does none "
             "of these checks. Two links: unthrottled loopback, and a USB-2-like link of "
             f"{USB2_LINK_MB_S:g} MB/s each way ({USB2_LINK_SOURCE}). The transfer-phase rows isolate "
