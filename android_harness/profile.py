@@ -1,9 +1,10 @@
 """``DeviceProfile``: every path, unit and size that differs between phones, probed once per device,
 cached on disk, overridable by a TOML file.
 
-A real phone: storage under ``/data/local/tmp/edgecl``, the battery found by scanning
-``/sys/class/power_supply/*`` for one with ``current_now``. A vphone (``getprop edgecl.vphone`` = 1)
-says where its simulated ``/sys`` and ``/proc`` live via ``edgecl.vphone.root``. Current units are
+Every device is probed the same way, a vphone included: storage under ``/data/local/tmp/edgecl``,
+the battery found by scanning ``/sys/class/power_supply/*`` for one with ``current_now``, thermal
+zones under ``/sys/class/thermal``, ``/proc/meminfo``. A vphone only says that it is one
+(``getprop edgecl.vphone`` = 1) so reports label its figures simulated. Current units are
 inferred from magnitude and the sign convention from ``status`` (android.md B); both can be
 overridden.
 """
@@ -24,7 +25,7 @@ from pipeline.errors import ConfigError, DeviceError
 
 REAL_STORAGE_ROOT = "/data/local/tmp/edgecl"
 MA_BELOW = 20_000            # |current_now| below this is read as mA (phones draw > 20 mA)
-PROFILE_VERSION = 1
+PROFILE_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -34,8 +35,7 @@ class DeviceProfile:
     sdk: int
     abi: str
     fingerprint: str
-    simulated: bool
-    vphone_root: str | None          # host folder of a vphone, None on a real phone
+    simulated: bool                  # a vphone (getprop edgecl.vphone = 1): figures are simulated
     storage_root: str                # edgecl's folder on the device
     python_cmd: str | None           # interpreter for the device runner, None if the phone has none
     power_supply_dir: str | None     # the battery's power_supply folder
@@ -120,12 +120,8 @@ def probe(adb: Adb) -> DeviceProfile:
     """Two shell round trips: all properties, then one batch for power, memory, thermal, python."""
     props = parse_getprop(adb.shell("getprop", idempotent=True, timeout=20).stdout)
     simulated = props.get("edgecl.vphone") == "1"
-    root = props.get("edgecl.vphone.root") if simulated else None
-    if simulated and not root:
-        raise DeviceError(adb.serial, "vphone without edgecl.vphone.root property")
-    base = root or ""
-    storage = f"{root}/storage" if root else REAL_STORAGE_ROOT
-    ps_base, th_base, meminfo = f"{base}/sys/class/power_supply", f"{base}/sys/class/thermal", f"{base}/proc/meminfo"
+    storage = REAL_STORAGE_ROOT
+    ps_base, th_base, meminfo = "/sys/class/power_supply", "/sys/class/thermal", "/proc/meminfo"
     scan_ps = (f"for d in {quote(ps_base)}/*; do [ -r \"$d/current_now\" ] && printf '%s|%s|%s|%s\\n' "
                "\"$d\" \"$(cat \"$d/type\" 2>/dev/null)\" \"$(cat \"$d/current_now\" 2>/dev/null)\" "
                "\"$(cat \"$d/status\" 2>/dev/null)\"; done; true")
@@ -142,7 +138,7 @@ def probe(adb: Adb) -> DeviceProfile:
     return DeviceProfile(
         serial=adb.serial, model=props.get("ro.product.model", ""),
         sdk=int(props.get("ro.build.version.sdk", "0") or 0), abi=props.get("ro.product.cpu.abi", ""),
-        fingerprint=props.get("ro.build.fingerprint", ""), simulated=simulated, vphone_root=root,
+        fingerprint=props.get("ro.build.fingerprint", ""), simulated=simulated,
         storage_root=storage, python_cmd=py_out.stdout.strip().splitlines()[0] if py_out.stdout.strip() else None,
         power_supply_dir=supply,
         current_now_path=f"{supply}/current_now" if supply else None,
@@ -179,10 +175,10 @@ def _cache_path(serial: str) -> Path:
 
 
 def load_profile(adb: Adb, override: Path | None = None, refresh: bool = False) -> DeviceProfile:
-    """Cached profile if the device's fingerprint and vphone root still match, else a fresh probe.
+    """Cached profile if the device's fingerprint and serial number still match, else a fresh probe.
     ``override`` (TOML) is applied on top either way."""
     path = _cache_path(adb.serial)
-    key_res = adb.batch([["getprop", "ro.build.fingerprint"], ["getprop", "edgecl.vphone.root"]],
+    key_res = adb.batch([["getprop", "ro.build.fingerprint"], ["getprop", "ro.serialno"]],
                         idempotent=True, timeout=20, check=False)
     key = [r.stdout.strip() for r in key_res]
     profile = None

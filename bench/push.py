@@ -5,7 +5,9 @@ Both sides go through the same real adb 36 server (a private one on its own port
 vphone, alternating, ROUNDS times; medians are compared. The deploy time includes everything
 deploy() does (local sha256, remote sha256 check, push to temp names, on-device verify, rename);
 the CLI time is one ``adb push DIR/. REMOTE`` process. The vphone is a simulated device on
-loopback, so absolute MB/s say little about a phone: the ratio is the figure.
+loopback, so absolute MB/s say little about a phone: the ratio is the figure. The vphone is the
+default stock preset (RSA auth on, sandboxed shell as uid 2000; deploy's on-device verify runs the
+phone's ``sha256sum``: toybox's format over OpenSSL's hardware SHA-256, as a phone's BoringSSL toybox).
 
 Run: ``python bench/push.py [--rounds 3] [--mb 56]``
 """
@@ -148,8 +150,8 @@ def markdown(command: str, rows: list[dict]) -> str:
     table = "\n".join(f"| {r['name']}{r.get('note', '')} | {r['value']} {r['unit']} | {r['goal'] or ''} |"
                       for r in rows)
     return (f"## Deploy vs `adb push` (bench/push.py)\n\n`{command}`\n\n"
-            "Same files, same real adb 36 server, same virtual phone (simulated device), alternating "
-            "rounds, medians. Deploy time includes the remote sha256 check, push to temp names "
+            "Same files, same real adb 36 server, same virtual phone (simulated device: the stock preset, "
+            "RSA auth on, sandboxed shell as uid 2000, hardware-SHA sha256sum), alternating rounds, medians. Deploy time includes the remote sha256 check, push to temp names "
             "(sha256 of the sent bytes on the way), on-device verify and rename; `adb push` does none "
             "of these checks. Two links: unthrottled loopback, and a USB-2-like link of "
             f"{USB2_LINK_MB_S:g} MB/s each way ({USB2_LINK_SOURCE}). The transfer-phase rows isolate "

@@ -1,6 +1,11 @@
-"""Device fixtures: a real phone when ANDROID_SERIAL is set, otherwise a virtual phone that these
+"""Device fixtures: a real phone when ANDROID_SERIAL is set, otherwise virtual phones that these
 tests start themselves behind a PRIVATE adb server on its own port (a user's adb server is never
-touched). Both the vphone and the private server are stopped by PID at the end of the session.
+touched). Every vphone and the private server are stopped by PID at the end of the session.
+
+- ``device``: a STOCK phone (the default preset: arm64-v8a, toybox, no Python on the device).
+- ``python_device``: the termux-style preset, which keeps a Python for the Python device runner.
+  Tests that start training sessions use it until the native runner lands. On a real phone both
+  are that phone.
 """
 from __future__ import annotations
 
@@ -10,21 +15,24 @@ from typing import Iterator
 
 import pytest
 
+from android_harness import vphone
 from android_harness.adb import Adb, ServerAddress, start_private_server
 from android_harness.android_device import AndroidDevice
-from android_harness import vphone
-from android_harness.vphone.manager import free_port
+from android_harness.vphone.home import VphoneHome
+from android_harness.vphone.manager import VphoneInfo, free_port
+from android_harness.vphone.presets import DEFAULT_PRESET, PYTHON_PRESET
 
-VPHONE_PRESET = "pixel7"
 VPHONE_GAUGE_PERIOD_S = 0.5
 
 
+def real_phone() -> bool:
+    return bool(os.environ.get("ANDROID_SERIAL"))
 
 
 @pytest.fixture(scope="session")
 def adb_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerAddress]:
-    """The real user's server for a real phone; a private one (killed by PID) for the vphone."""
-    if os.environ.get("ANDROID_SERIAL"):
+    """The real user's server for a real phone; a private one (killed by PID) for the vphones."""
+    if real_phone():
         yield ServerAddress.from_env()
         return
     port = free_port()
@@ -49,36 +57,64 @@ def edgecl_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         os.environ["EDGECL_HOME"] = old
 
 
-@pytest.fixture(scope="session")
-def device(adb_server: ServerAddress, edgecl_home: Path) -> Iterator[AndroidDevice]:
-    serial = os.environ.get("ANDROID_SERIAL")
-    if serial:
-        yield AndroidDevice(Adb(serial, adb_server))
+def _vphone(preset: str, adb_server: ServerAddress, edgecl_home: Path) -> Iterator[VphoneInfo | None]:
+    if real_phone():
+        yield None
         return
-    info = vphone.start(preset=VPHONE_PRESET, server=adb_server, base=edgecl_home,
-                        home=edgecl_home / "phone", overrides={"gauge_period_s": VPHONE_GAUGE_PERIOD_S})
+    info = vphone.start(preset=preset, server=adb_server, base=edgecl_home, home=edgecl_home / preset,
+                        overrides={"gauge_period_s": VPHONE_GAUGE_PERIOD_S})
     try:
-        yield AndroidDevice(Adb(info.serial, adb_server))
+        yield info
     finally:
         vphone.stop(info, adb_server, base=edgecl_home)
 
 
-def vphone_home_of(device: AndroidDevice) -> Path | None:
-    """The host folder behind a vphone's filesystem, None on a real phone."""
-    root = device.profile.vphone_root
-    return Path(root) if root else None
+@pytest.fixture(scope="session")
+def stock_vphone(adb_server: ServerAddress, edgecl_home: Path) -> Iterator[VphoneInfo | None]:
+    """The stock vphone behind ``device`` (None on a real phone)."""
+    yield from _vphone(DEFAULT_PRESET, adb_server, edgecl_home)
 
 
 @pytest.fixture(scope="session")
-def vphone_home(device: AndroidDevice) -> Path | None:
-    return vphone_home_of(device)
+def python_vphone(adb_server: ServerAddress, edgecl_home: Path) -> Iterator[VphoneInfo | None]:
+    """The termux-style vphone behind ``python_device`` (None on a real phone)."""
+    yield from _vphone(PYTHON_PRESET, adb_server, edgecl_home)
+
+
+def _device(info: VphoneInfo | None, adb_server: ServerAddress) -> AndroidDevice:
+    return AndroidDevice(Adb(info.serial if info else os.environ["ANDROID_SERIAL"], adb_server))
+
+
+@pytest.fixture(scope="session")
+def device(stock_vphone: VphoneInfo | None, adb_server: ServerAddress) -> AndroidDevice:
+    return _device(stock_vphone, adb_server)
+
+
+@pytest.fixture(scope="session")
+def python_device(python_vphone: VphoneInfo | None, adb_server: ServerAddress) -> AndroidDevice:
+    return _device(python_vphone, adb_server)
+
+
+@pytest.fixture(scope="session")
+def vphone_home(stock_vphone: VphoneInfo | None) -> VphoneHome | None:
+    """The host folder behind the stock vphone's /data etc., None on a real phone."""
+    return VphoneHome(Path(stock_vphone.home)) if stock_vphone else None
+
+
+def _fresh_dir(dev: AndroidDevice, request: pytest.FixtureRequest) -> Iterator[str]:
+    path = dev.storage_path("tests", request.node.name.replace("[", "_").replace("]", ""))
+    dev.shell(["rm", "-rf", path])
+    dev.shell(["mkdir", "-p", path])
+    yield path
+    dev.shell(["rm", "-rf", path], check=False)
 
 
 @pytest.fixture()
 def remote_dir(device: AndroidDevice, request: pytest.FixtureRequest) -> Iterator[str]:
-    """A fresh folder under the storage root for one test, removed afterwards."""
-    path = device.storage_path("tests", request.node.name.replace("[", "_").replace("]", ""))
-    device.shell(["rm", "-rf", path])
-    device.shell(["mkdir", "-p", path])
-    yield path
-    device.shell(["rm", "-rf", path], check=False)
+    """A fresh folder under the stock device's storage root for one test, removed afterwards."""
+    yield from _fresh_dir(device, request)
+
+
+@pytest.fixture()
+def python_remote_dir(python_device: AndroidDevice, request: pytest.FixtureRequest) -> Iterator[str]:
+    yield from _fresh_dir(python_device, request)

@@ -7,7 +7,8 @@ from pipeline.config import parse_spec
 from pipeline.miro.run import run_spec_with_miro
 
 
-def test_two_tasks_with_miro_profiling_on_the_device(device, tmp_path):
+def test_two_tasks_with_miro_profiling_on_the_device(python_device, tmp_path):
+    device = python_device          # training sessions: the Python runner's phone until the native runner lands
     spec = parse_spec({
         "name": "miro-device", "data": {"kind": "digits", "tasks": 2, "classes_per_task": 2, "max_train_per_class": 40,
                                         "max_test_per_class": 20},

@@ -17,6 +17,12 @@ EPOCHS = 240          # the x2 run: about 4 s of training here (x1 about 2 s), m
                       # long enough that per-phase start-up costs stay small next to the steps
 
 
+@pytest.fixture(scope="module")
+def device(python_device: AndroidDevice) -> AndroidDevice:
+    """Training sessions run the Python device runner: the termux-style phone until the native runner lands."""
+    return python_device
+
+
 def _spec():
     return parse_spec({"name": "power2x", "seed": 1,
                        "data": {"kind": "digits", "tasks": 2, "classes_per_task": 2},

@@ -10,22 +10,34 @@ import pytest
 import android_harness.profile as profile_mod
 from android_harness.android_device import AndroidDevice
 from android_harness.profile import load_profile
+from android_harness.vphone.home import VphoneHome
 from pipeline.errors import ConfigError
 
 
-def test_profile_probe(device: AndroidDevice, vphone_home: Path | None) -> None:
+def test_profile_probe(device: AndroidDevice, vphone_home: VphoneHome | None) -> None:
+    """A vphone is found exactly as a phone is: Android paths, no vphone-only root."""
     p = device.refresh_profile()
     assert p.sdk > 0 and p.abi and p.model and p.serial == device.serial
     assert p.ram_total_bytes > 512 * 2 ** 20
-    assert device.stat(p.storage_root).is_dir
+    assert p.storage_root == "/data/local/tmp/edgecl" and device.stat(p.storage_root).is_dir
     assert p.current_unit in ("uA", "mA") and p.current_positive_when in ("charging", "discharging")
     if p.current_now_path:
         assert int(device.shell(["cat", p.current_now_path]).stdout.strip()) is not None
     if vphone_home is not None:
-        assert p.simulated and Path(p.storage_root) == vphone_home / "storage"
-        assert (p.current_unit, p.current_positive_when) == ("uA", "charging")   # the pixel7 preset
-        assert p.python_cmd and device.shell([p.python_cmd, "-c", "print(6*7)"]).stdout == "42\n"
-        assert p.thermal_path and p.charge_counter_path
+        assert p.simulated and p.abi == "arm64-v8a" and p.python_cmd is None        # a stock phone
+        assert (p.power_supply_dir, p.meminfo_path) == ("/sys/class/power_supply/battery", "/proc/meminfo")
+        assert p.ram_total_bytes == 8 * 2 ** 30                                      # the phone's, not the host's
+        assert (p.current_unit, p.current_positive_when) == ("uA", "charging")       # the pixel7 preset
+        assert p.thermal_path == "/sys/class/thermal/thermal_zone0/temp" and p.charge_counter_path
+        assert vphone_home.host_path(p.storage_root).is_dir()
+
+
+def test_python_preset_has_a_python(python_device: AndroidDevice) -> None:
+    p = python_device.refresh_profile()
+    if p.simulated:
+        assert p.python_cmd == "/data/data/com.termux/files/usr/bin/python3"
+    if p.python_cmd:
+        assert python_device.shell([p.python_cmd, "-c", "print(6*7)"]).stdout == "42\n"
 
 
 def test_profile_is_cached_and_overridable(device: AndroidDevice, tmp_path: Path,
@@ -59,7 +71,7 @@ def _mean_current_ua(device: AndroidDevice, seconds: float) -> float:
     return statistics.mean(samples)
 
 
-def test_battery_counters_rise_under_load(device: AndroidDevice, vphone_home: Path | None) -> None:
+def test_battery_counters_rise_under_load(device: AndroidDevice, vphone_home: VphoneHome | None) -> None:
     p = device.profile
     if p.current_now_path is None:
         pytest.skip("no readable current_now on this device")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
-import threading
 
 import pytest
 
@@ -20,20 +19,11 @@ def _adb(device: AndroidDevice, *args: str, input_: bytes | None = None) -> subp
                           capture_output=True, timeout=60, input=input_)
 
 
-def test_tcp_forward_reaches_a_loopback_service(device: AndroidDevice) -> None:
-    srv = socket.create_server(("127.0.0.1", 0))
-    port = srv.getsockname()[1]
-
-    def echo_once() -> None:
-        conn, _ = srv.accept()
-        with conn:
-            try:
-                while data := conn.recv(65536):
-                    conn.sendall(data.upper())
-            except ConnectionError:
-                pass
-
-    threading.Thread(target=echo_once, daemon=True).start()
+def test_tcp_forward_reaches_a_service_on_the_phone(device: AndroidDevice) -> None:
+    """``adb forward`` connects to the PHONE's loopback (its own network namespace), where a device-side
+    server listens; the host's loopback is not the phone's."""
+    port = 5000 + os.getpid() % 1000
+    device.shell(f"setsid nc -s 127.0.0.1 -p {port} -l cat >/dev/null 2>&1 </dev/null & sleep 0.3")
     local = device.adb.forward(port)
     try:
         with socket.create_connection(("127.0.0.1", local), timeout=10) as c:
@@ -42,10 +32,15 @@ def test_tcp_forward_reaches_a_loopback_service(device: AndroidDevice) -> None:
             got = b""
             while len(got) < len(payload) and (chunk := c.recv(65536)):
                 got += chunk
-        assert got == payload.upper()
+        assert got == payload
     finally:
         device.adb.forward_remove(local)
-        srv.close()
+    host_only = socket.create_server(("127.0.0.1", 0))          # listening on the host, not the phone
+    try:
+        r = device.shell(f"echo x | nc -w 1 127.0.0.1 {host_only.getsockname()[1]}", check=False)
+        assert r.exit_code != 0
+    finally:
+        host_only.close()
 
 
 def test_exec_out_is_binary_clean(device: AndroidDevice, remote_dir: str) -> None:

@@ -1,5 +1,6 @@
 """Protocol fuzz: thousands of malformed, truncated and out-of-order adb packets sent straight to a
-vphone daemon on loopback never crash it, hang it, or leak its connections."""
+vphone daemon on loopback (RSA authentication on, as by default) never crash it, hang it, or leak
+its connections."""
 from __future__ import annotations
 
 import os
@@ -11,9 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from adb_shell.auth.sign_pythonrsa import PythonRSASigner
+
 from android_harness import vphone
+from android_harness.vphone.auth import AUTH_SIGNATURE, AUTH_TOKEN, host_key_path
 from android_harness.vphone.protocol import (
-    A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_WRTE, HEADER, MAX_PAYLOAD, pack, pack_checked)
+    A_AUTH, A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_WRTE, HEADER, MAX_PAYLOAD, pack, pack_checked)
 
 PACKETS = 4000
 TIME_BUDGET_S = 40.0
@@ -44,8 +48,22 @@ def _connect(port: int) -> socket.socket:
     return s
 
 
+_SIGNER: list[PythonRSASigner] = []
+
+
+def _sign(token: bytes) -> bytes:
+    """The host's adb key signs the token, as the adb server does (the vphone seeded its .pub)."""
+    if not _SIGNER:
+        key = host_key_path()
+        _SIGNER.append(PythonRSASigner(key.with_name(key.name + ".pub").read_text(), key.read_text()))
+    return _SIGNER[0].Sign(token)
+
+
 def _handshake(s: socket.socket) -> None:
     s.sendall(pack_checked(A_CNXN, 0x01000001, MAX_PAYLOAD, b"host::features=shell_v2\0"))
+    cmd, a0, _a1, token = _recv_packet(s)
+    assert (cmd, a0, len(token)) == (A_AUTH, AUTH_TOKEN, 20)
+    s.sendall(pack(A_AUTH, AUTH_SIGNATURE, 0, _sign(token)))
     cmd, *_ = _recv_packet(s)
     assert cmd == A_CNXN
 

@@ -1,8 +1,12 @@
 """The vphone's adbd: an asyncio server on a loopback port speaking the adb transport protocol.
 
-One ``Connection`` per TCP client (normally the adb server after ``adb connect``): handshake
-without auth, then OPEN/OKAY/WRTE/CLSE multiplexing onto ``Stream`` objects served by
-services.py. A malformed packet drops only that connection; the daemon keeps serving.
+One ``Connection`` per TCP client (normally the adb server after ``adb connect``): CNXN, then (auth
+on, the default) AUTH TOKEN answered by a SIGNATURE that one of ``/data/misc/adb/adb_keys`` verifies;
+a failed signature gets a new token, an unknown RSAPUBLICKEY is left unanswered (the phone's user
+never confirms it: the host sees "unauthorized"). Then OPEN/OKAY/WRTE/CLSE multiplexing onto
+``Stream`` objects served by services.py; a host CLSE of a live stream is answered with CLSE.
+Packets carry the byte-sum checksum while the negotiated version is below 0x01000001.
+A malformed packet drops only that connection; the daemon keeps serving.
 """
 from __future__ import annotations
 
@@ -11,9 +15,10 @@ import contextlib
 import logging
 import socket
 
+from android_harness.vphone.auth import AUTH_RSAPUBLICKEY, AUTH_SIGNATURE, AUTH_TOKEN, load_keys, new_token, parse_public_key
 from android_harness.vphone.protocol import (
-    A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_VERSION, A_WRTE, HEADER, MAX_PAYLOAD, ProtocolError,
-    banner, pack, parse_header)
+    A_AUTH, A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_VERSION, A_WRTE, HEADER, MAX_PAYLOAD, MAX_PAYLOAD_V1,
+    ProtocolError, banner, pack, parse_header)
 from android_harness.vphone.services import VphoneContext, open_service
 from android_harness.vphone.stream import Stream
 
@@ -45,19 +50,28 @@ class Connection:
         self.streams: dict[int, Stream] = {}
         self.next_id = 1
         self.online = False
+        self.version = 0x01000000        # the transport starts here: checksums on until CNXN says more
+        self.token: bytes | None = None
         self.peer_payload = MAX_PAYLOAD
         self.inbound = LinkThrottle(ctx.link_bytes_per_s)
         self.outbound = LinkThrottle(ctx.link_bytes_per_s)
 
     def send(self, command: int, arg0: int, arg1: int, payload: bytes = b"") -> None:
         if not self.writer.is_closing():
-            self.writer.write(pack(command, arg0, arg1, payload))
+            self.writer.write(pack(command, arg0, arg1, payload, checksum=self.version < A_VERSION))
 
     async def drain(self) -> None:
         with contextlib.suppress(ConnectionError):
             await self.writer.drain()
 
     async def serve(self) -> None:
+        if not self.ctx.phone.up:
+            self.writer.close()                       # rebooting: no adbd yet, the host retries
+            return
+        sock = self.writer.get_extra_info("socket")
+        if sock is not None:                          # small replies (sync DONE, OKAY) must not wait on Nagle
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.ctx.phone.connections.add(self)
         try:
             while True:
                 timeout = None if self.online else HANDSHAKE_TIMEOUT_S
@@ -70,6 +84,7 @@ class Connection:
         except ProtocolError as e:
             log.debug("dropping connection: %s", e)
         finally:
+            self.ctx.phone.connections.discard(self)
             self.reset_streams()
             self.writer.close()
             with contextlib.suppress(Exception):
@@ -82,15 +97,22 @@ class Connection:
 
     async def dispatch(self, command: int, arg0: int, arg1: int, payload: bytes) -> None:
         if command == A_CNXN:
-            if len(payload) > 4096:
+            if len(payload) > MAX_PAYLOAD_V1:
                 raise ProtocolError("CNXN payload > 4096")
             self.reset_streams()
+            self.version = min(arg0, A_VERSION)
             self.peer_payload = max(min(arg1, MAX_PAYLOAD), MIN_PEER_PAYLOAD)
-            self.online = True
-            self.send(A_CNXN, A_VERSION, MAX_PAYLOAD, banner(self.props))
+            self.online = False
+            if self.ctx.phone.auth_required:
+                self.send_token()
+            else:
+                self.go_online()
+            return
+        if command == A_AUTH and not self.online:
+            self.authenticate(arg0, payload)
             return
         if not self.online:
-            return                                  # adbd ignores everything before CNXN
+            return                                  # adbd ignores everything before CNXN and auth
         if command == A_OPEN:
             await self.open_stream(arg0, payload)
         elif command == A_WRTE:
@@ -106,8 +128,34 @@ class Connection:
             stream = self.streams.get(arg1)
             if stream is not None and (arg0 == 0 or stream.remote_id == arg0):
                 del self.streams[arg1]
-                stream.on_remote_close()
+                if not stream.closed:               # adbd answers a host CLSE of a live stream
+                    stream.on_remote_close()
+                    self.send(A_CLSE, stream.local_id, stream.remote_id)
 
+    def go_online(self) -> None:
+        self.online, self.token = True, None
+        self.send(A_CNXN, A_VERSION, MAX_PAYLOAD, banner(self.props))
+
+    def send_token(self) -> None:
+        self.token = new_token()
+        self.send(A_AUTH, AUTH_TOKEN, 0, self.token)
+
+    def authenticate(self, kind: int, payload: bytes) -> None:
+        if self.token is None:
+            return
+        if kind == AUTH_SIGNATURE:
+            keys = load_keys(self.ctx.phone.adb_keys)
+            if any(k.verify(self.token, payload) for k in keys):
+                self.go_online()
+            else:
+                self.send_token()                   # adbd: a new token for the host's next key
+        elif kind == AUTH_RSAPUBLICKEY:
+            try:
+                comment = parse_public_key(payload).comment
+            except ValueError:
+                comment = "(malformed key)"
+            log.warning("unauthorized adb key %s: not in %s (no user here to accept it)", comment,
+                        self.ctx.phone.adb_keys)
     async def open_stream(self, remote_id: int, payload: bytes) -> None:
         if remote_id == 0:
             return
@@ -153,6 +201,7 @@ def bind_loopback(port: int) -> socket.socket:
 async def serve(ctx: VphoneContext, props: dict[str, str], sock: socket.socket) -> asyncio.AbstractServer:
     """Serve adb clients on an already bound loopback socket."""
     async def on_client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await Connection(reader, writer, ctx, props).serve()
+        with contextlib.suppress(asyncio.CancelledError):        # the server shutting down
+            await Connection(reader, writer, ctx, props).serve()
 
     return await asyncio.start_server(on_client, sock=sock, limit=2 * MAX_PAYLOAD)

@@ -1,21 +1,36 @@
-"""The folder that is a vphone's filesystem: storage root, sysfs/procfs look-alikes, bin shims.
+"""The host folder behind one vphone, and what each part becomes inside the phone.
 
-Layout of ``<home>``: ``storage/`` (storage root; shells start here), ``sys/class/power_supply/
-battery/*``, ``sys/class/thermal/thermal_zone0/temp``, ``proc/meminfo``, ``bin/`` (getprop, dumpsys,
-cmd, sha256sum, python3), ``props.json`` and ``run/`` (battery control file, daemon state).
+    <home>/system   -> /system (read-only): toybox or busybox, mksh, getprop/dumpsys/..., /system/etc
+    <home>/data     -> /data: /data/local/tmp (shell's), /data/media/0 (= /sdcard, /storage/emulated/0),
+                       /data/misc/adb/adb_keys (the keys adbd accepts)
+    <home>/sys      -> /sys (read-only): class/power_supply/battery/*, class/thermal/thermal_zone0/*
+    <home>/proc     -> /proc/meminfo, /proc/cpuinfo over the phone's own procfs
+    <home>/svc      -> /dev/socket/edgecl_vphone: battery control, PowerStats dump, powerctl FIFO
+    <home>/run      (host only) daemon.json, daemon.log
+
+``/data`` survives a restart (and a reboot); the rest is rebuilt at every boot. Files the shell
+creates are owned by uid 2000 on the host too (the phone's user namespace maps 2000 to 2000).
 """
 from __future__ import annotations
 
-import json
 import os
-import shlex
-import sys
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from android_harness.vphone.presets import PhonePreset
+from android_harness.device.fileio import write_text_atomic
+from android_harness.vphone.presets import ABIS, PhonePreset
+from android_harness.vphone.rootfs import build_system
 
-SHIMS_PY = Path(__file__).with_name("shims.py")
+SHELL_UID = 2000          # AID_SHELL
+SYSTEM_UID = 1000         # AID_SYSTEM
+STORAGE_ROOT = "/data/local/tmp"
+SDCARD = "/storage/emulated/0"
+ADB_KEYS = "/data/misc/adb/adb_keys"
+# (path under <home>/data, uid, gid, mode) as on a phone; the shell may write only its own folders
+DATA_DIRS = (("", SYSTEM_UID, SYSTEM_UID, 0o771), ("local", 0, 0, 0o751), ("local/tmp", SHELL_UID, SHELL_UID, 0o771),
+             ("misc", SYSTEM_UID, SYSTEM_UID, 0o1771), ("misc/adb", SYSTEM_UID, SYSTEM_UID, 0o2750),
+             ("media", SYSTEM_UID, SYSTEM_UID, 0o771), ("media/0", SHELL_UID, SHELL_UID, 0o771))
 
 
 @dataclass(frozen=True)
@@ -23,38 +38,60 @@ class VphoneHome:
     root: Path
 
     @property
-    def storage(self) -> Path:
-        return self.root / "storage"
+    def system(self) -> Path:
+        return self.root / "system"
 
     @property
-    def bin(self) -> Path:
-        return self.root / "bin"
+    def data(self) -> Path:
+        return self.root / "data"
 
     @property
-    def battery_dir(self) -> Path:
-        return self.root / "sys" / "class" / "power_supply" / "battery"
+    def sys(self) -> Path:
+        return self.root / "sys"
 
     @property
-    def thermal_temp(self) -> Path:
-        return self.root / "sys" / "class" / "thermal" / "thermal_zone0" / "temp"
+    def proc(self) -> Path:
+        return self.root / "proc"
 
     @property
-    def meminfo(self) -> Path:
-        return self.root / "proc" / "meminfo"
+    def svc(self) -> Path:
+        return self.root / "svc"
 
     @property
     def run(self) -> Path:
         return self.root / "run"
 
+    @property
+    def battery_dir(self) -> Path:
+        return self.sys / "class" / "power_supply" / "battery"
+
+    @property
+    def thermal_temp(self) -> Path:
+        return self.sys / "class" / "thermal" / "thermal_zone0" / "temp"
+
+    @property
+    def meminfo(self) -> Path:
+        return self.proc / "meminfo"
+
+    @property
+    def adb_keys(self) -> Path:
+        return self.data / ADB_KEYS.removeprefix("/data/")
+
+    def host_path(self, phone_path: str) -> Path:
+        """Where a phone path under /data lives on the host (for tests and seeding only)."""
+        if phone_path.startswith(SDCARD + "/") or phone_path == SDCARD:
+            phone_path = "/data/media/0" + phone_path[len(SDCARD):]
+        if not phone_path.startswith("/data/"):
+            raise ValueError(f"{phone_path}: only /data and the sdcard are stored in the home")
+        return self.data / phone_path.removeprefix("/data/")
+
 
 def write_atomic(path: Path, text: str) -> None:
     """Readers (device-side samplers) never see a half-written counter."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+    write_text_atomic(path, text)
 
 
-def props_for(preset: PhonePreset, home: Path, serial: str) -> dict[str, str]:
+def props_for(preset: PhonePreset, serial: str, boot: int = 1) -> dict[str, str]:
     return {
         "ro.product.model": preset.model,
         "ro.product.name": preset.product,
@@ -63,11 +100,15 @@ def props_for(preset: PhonePreset, home: Path, serial: str) -> dict[str, str]:
         "ro.build.version.sdk": str(preset.sdk),
         "ro.build.version.release": str({34: 14, 33: 13, 29: 10}.get(preset.sdk, preset.sdk - 20)),
         "ro.product.cpu.abi": preset.abi,
+        "ro.product.cpu.abilist": preset.abi,
         "ro.build.fingerprint": f"edgecl/{preset.product}/{preset.device}:vphone/{preset.name}/sdk{preset.sdk}:user/simulated",
+        "ro.build.type": "user",
+        "ro.debuggable": "0",
         "ro.serialno": serial,
+        "sys.boot_completed": "1",
         "edgecl.vphone": "1",
-        "edgecl.vphone.root": str(home),
         "edgecl.vphone.preset": preset.name,
+        "edgecl.vphone.boot": str(boot),              # which boot this is (1 = first since start)
     }
 
 
@@ -80,24 +121,45 @@ def meminfo_text(ram_bytes: int) -> str:
     return "".join(f"{k + ':':<16}{v:>8} kB\n" for k, v in rows)
 
 
-def create_home(root: Path, preset: PhonePreset, serial: str) -> VphoneHome:
-    """Create (or refresh) the layout; storage/ content survives a restart."""
+def cpuinfo_text(preset: PhonePreset) -> str:
+    if ABIS[preset.abi] == "x86_64":
+        return "".join(f"processor\t: {i}\nvendor_id\t: edgecl-vphone\nmodel name\t: x86_64 (simulated)\n\n"
+                       for i in range(preset.cores))
+    return "".join(f"processor\t: {i}\nBogoMIPS\t: 49.15\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 "
+                   f"atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp\nCPU implementer\t: 0x41\n"
+                   f"CPU architecture: 8\n\n" for i in range(preset.cores)) + "Hardware\t: edgecl vphone (simulated)\n"
+
+
+def _own(path: Path, uid: int, gid: int, mode: int) -> None:
+    path.mkdir(parents=True, exist_ok=True)
+    os.chown(path, uid, gid)
+    os.chmod(path, mode)
+
+
+def create_home(root: Path, preset: PhonePreset, serial: str, host_adb_key: Path | None = None,
+                boot: int = 1) -> VphoneHome:
+    """Create (or refresh) the layout for one boot; ``data/`` content survives. ``host_adb_key``
+    (an adbkey.pub) is added to ``/data/misc/adb/adb_keys`` when the file has no keys yet."""
     home = VphoneHome(root.resolve())
-    for d in (home.storage, home.bin, home.battery_dir, home.thermal_temp.parent,
-              home.meminfo.parent, home.run):
+    home.root.mkdir(parents=True, exist_ok=True)
+    for d in (home.sys, home.proc, home.svc):
+        if d.exists():
+            shutil.rmtree(d)
+    for d in (home.battery_dir, home.thermal_temp.parent, home.sys / "devices" / "system" / "cpu", home.proc, home.run):
         d.mkdir(parents=True, exist_ok=True)
-    write_atomic(home.root / "props.json", json.dumps(props_for(preset, home.root, serial), indent=1))
+    _own(home.svc, SHELL_UID, SHELL_UID, 0o770)
+    build_system(home.root, preset, props_for(preset, serial, boot))
+    for rel, uid, gid, mode in DATA_DIRS:
+        _own(home.data / rel if rel else home.data, uid, gid, mode)
+    if host_adb_key is not None and not (home.adb_keys.exists() and home.adb_keys.read_text().strip()):
+        write_atomic(home.adb_keys, host_adb_key.read_text().strip() + "\n")
+        os.chown(home.adb_keys, SYSTEM_UID, SHELL_UID)
+        os.chmod(home.adb_keys, 0o640)
     write_atomic(home.meminfo, meminfo_text(preset.ram_bytes))
+    write_atomic(home.proc / "cpuinfo", cpuinfo_text(preset))
     write_atomic(home.battery_dir / "type", "Battery\n")
     write_atomic(home.thermal_temp.parent / "type", "battery\n")
-    write_atomic(home.run / "battery_ctl.json", json.dumps({"unplugged": False, "set": {}}))
-    py = shlex.quote(sys.executable)
-    for tool in ("getprop", "dumpsys", "cmd", "sha256sum"):
-        script = home.bin / tool
-        write_atomic(script, f'#!/bin/sh\nexec {py} -S -I {shlex.quote(str(SHIMS_PY))} {tool} '
-                             f'{shlex.quote(str(home.root))} "$@"\n')
-        script.chmod(0o755)
-    python3 = home.bin / "python3"
-    write_atomic(python3, f'#!/bin/sh\nexec {py} "$@"\n')
-    python3.chmod(0o755)
+    os.mkfifo(home.svc / "powerctl")
+    os.chown(home.svc / "powerctl", 0, SHELL_UID)
+    os.chmod(home.svc / "powerctl", 0o620)
     return home

@@ -16,9 +16,10 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from android_harness.adb import ServerAddress, connect, disconnect
+from android_harness.adb import ServerAddress, adb_binary, connect, disconnect
 from android_harness.cache_dir import edgecl_home
 from android_harness.device.fileio import write_text_atomic
+from android_harness.vphone.auth import ensure_host_key
 from android_harness.vphone.presets import DEFAULT_PRESET, get_preset
 from pipeline.errors import DeviceError
 
@@ -56,8 +57,13 @@ def free_port() -> int:
 
 def start(preset: str = DEFAULT_PRESET, port: int = 0, home: Path | None = None,
           server: ServerAddress | None = None, connect_adb: bool = True, base: Path | None = None,
-          overrides: dict | None = None, seed: int = 0) -> VphoneInfo:
-    """Launch a vphone in the background and (by default) ``adb connect`` it. Returns once it serves."""
+          overrides: dict | None = None, seed: int = 0, auth: bool = True,
+          host_key: Path | None | bool = True) -> VphoneInfo:
+    """Launch a vphone in the background and (by default) ``adb connect`` it. Returns once it serves.
+
+    ``auth``: RSA authentication (the default, as on a phone). ``host_key``: an adbkey.pub to
+    authorise in the phone's ``/data/misc/adb/adb_keys`` when it has none yet; True (default) = this
+    host's adb key (created with ``adb keygen`` if missing), False = none."""
     get_preset(preset).with_overrides(**(overrides or {}))         # fail here, not in the child
     port = port or free_port()
     sdir = state_dir(base)
@@ -68,11 +74,15 @@ def start(preset: str = DEFAULT_PRESET, port: int = 0, home: Path | None = None,
     (home / "run").mkdir(parents=True, exist_ok=True)
     ready = home / "run" / "daemon.json"
     ready.unlink(missing_ok=True)
+    argv = [sys.executable, "-m", "android_harness.vphone", "--home", str(home), "--port", str(port),
+            "--preset", preset, "--overrides", json.dumps(overrides or {}), "--seed", str(seed)]
+    if not auth:
+        argv.append("--no-auth")
+    pub = ensure_host_key(adb_binary()) if host_key is True else (host_key or None)
+    if pub:
+        argv += ["--host-key", str(pub)]
     with open(home / "run" / "daemon.log", "ab") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "android_harness.vphone", "--home", str(home), "--port", str(port),
-             "--preset", preset, "--overrides", json.dumps(overrides or {}), "--seed", str(seed)],
-            stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
     deadline = time.monotonic() + START_TIMEOUT_S
     while not (ready.exists() and json.loads(ready.read_text() or "{}").get("pid") == proc.pid):
         if proc.poll() is not None or time.monotonic() > deadline:

@@ -1,9 +1,10 @@
 """Power model of a vphone: idle power plus active power per busy core, from the CPU time its own
-processes really use, integrated into a battery whose counters a fuel gauge publishes on a period.
+processes really use, integrated into a battery whose counters a fuel gauge publishes on a period,
+and (on presets with ODPM rails) into per-rail energy accumulators that the PowerStats HAL dump shows.
 
-Which processes are "its own": every shell the daemon spawns carries ``EDGECL_VPHONE_SERIAL=<serial>``
-in its environment, which survives setsid/nohup; children of a marked process count too (a child
-may clear its environment). All figures are simulated (presets.py names their sources).
+Which processes are "its own": every process in the phone's pid namespace (sandbox.py), whatever it
+does to its environment or session; an arm64 binary's qemu counts as that process.
+All figures are simulated (presets.py names their sources).
 """
 from __future__ import annotations
 
@@ -13,13 +14,28 @@ import os
 import random
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 
-from android_harness.vphone.home import VphoneHome, write_atomic
+from android_harness.device.fileio import write_text_atomic as write_atomic
+from android_harness.vphone.home import VphoneHome
 from android_harness.vphone.presets import PhonePreset
 
-MARKER_ENV = "EDGECL_VPHONE_SERIAL"
 TICK_S = 0.5
 _CLK_TCK = os.sysconf("SC_CLK_TCK")
+def write_attribute(path, value: str) -> None:
+    """Update a simulated sysfs attribute IN PLACE, as the kernel's attributes behave: same inode, so
+    a reader holding it open (``pread``, the device sampler) sees the new value. The file never
+    shrinks (no truncate window): a shorter value is padded with spaces before its newline."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o444)
+    try:
+        size = os.fstat(fd).st_size
+        raw = value.encode()
+        os.pwrite(fd, raw.ljust(max(size - 1, len(raw))) + b"\n", 0)
+    finally:
+        os.close(fd)
+
+
+CTL_KEYS = ("unplugged", "ac", "usb", "wireless", "status", "level", "temp", "present", "counter", "invalid")
 
 
 def _stat(pid: str) -> tuple[int, int, int] | None:
@@ -34,46 +50,26 @@ def _stat(pid: str) -> tuple[int, int, int] | None:
 
 
 class CpuMeter:
-    """CPU seconds used by the marked processes since the previous ``sample()``."""
+    """CPU seconds used by the phone's processes (``is_ours(pid)``) since the previous ``sample()``."""
 
-    def __init__(self, serial: str) -> None:
-        self._needle = f"{MARKER_ENV}={serial}\0".encode()
-        self._ours: dict[tuple[int, int], bool] = {}     # (pid, starttime) -> marked?
+    def __init__(self, is_ours: Callable[[int], bool]) -> None:
+        self._is_ours = is_ours
+        self._ours: dict[tuple[int, int], bool] = {}     # (pid, starttime) -> ours?
         self._last: dict[tuple[int, int], int] = {}      # (pid, starttime) -> cpu ticks
 
-    def _marked(self, pid: int) -> bool:
-        try:
-            with open(f"/proc/{pid}/environ", "rb") as f:
-                return self._needle in f.read() + b"\0"
-        except OSError:
-            return False
-
     def sample(self) -> float:
-        procs: dict[int, tuple[int, int, int]] = {}
+        ticks, now, alive = 0, {}, set()
         for name in os.listdir("/proc"):
-            if name.isdigit() and (st := _stat(name)) is not None:
-                procs[int(name)] = st
-        known = {}
-        for pid, (_ppid, start, _cpu) in procs.items():
-            key = (pid, start)
+            if not name.isdigit() or (st := _stat(name)) is None:
+                continue
+            key = (int(name), st[1])
+            alive.add(key)
             if key not in self._ours:
-                self._ours[key] = self._marked(pid)
-            known[pid] = self._ours[key]
-        changed = True
-        while changed:                     # children of marked processes are ours too
-            changed = False
-            for pid, (ppid, start, _cpu) in procs.items():
-                if not known[pid] and known.get(ppid):
-                    known[pid] = self._ours[(pid, start)] = True
-                    changed = True
-        ticks, now = 0, {}
-        for pid, (_ppid, start, cpu) in procs.items():
-            if known[pid]:
-                key = (pid, start)
-                ticks += cpu - self._last.get(key, 0)
-                now[key] = cpu
+                self._ours[key] = self._is_ours(key[0])
+            if self._ours[key]:
+                ticks += st[2] - self._last.get(key, 0)
+                now[key] = st[2]
         self._last = now
-        alive = {(pid, st[1]) for pid, st in procs.items()}
         self._ours = {k: v for k, v in self._ours.items() if k in alive}
         return max(ticks, 0) / _CLK_TCK
 
@@ -92,10 +88,13 @@ class BatteryModel:
     _acc_s: float = 0.0
     _last_power_w: float = 0.0
     _last_busy: float = 0.0
+    rail_uws: list[float] = field(init=False)       # ODPM accumulators since boot, microwatt-seconds
+    boot_monotonic: float = field(default_factory=time.monotonic)
 
     def __post_init__(self) -> None:
         self.charge_uah = self.preset.battery_mah * 1000 * self.soc_start
         self._rng = random.Random(self.seed)
+        self.rail_uws = [0.0] * len(self.preset.odpm_rails)
 
     @property
     def soc(self) -> float:
@@ -111,7 +110,10 @@ class BatteryModel:
     def step(self, dt: float, cpu_s: float, ctl: dict) -> None:
         p = self.preset
         busy = min(cpu_s / dt, p.cores) if dt > 0 else 0.0
-        power_w = p.idle_w + min(busy * p.active_w_per_core, p.max_soc_w)
+        cpu_w = min(busy * p.active_w_per_core, p.max_soc_w)
+        power_w = p.idle_w + cpu_w
+        for i, rail in enumerate(p.odpm_rails):
+            self.rail_uws[i] += (rail.idle_w + rail.cpu_share * cpu_w) * dt * 1e6
         load_a = power_w / self.ocv_v()
         charge_a = (p.charge_ma / 1000) * min(1.0, (1 - self.soc) * 20) if self.charging(ctl) else 0.0
         net_a = charge_a - load_a
@@ -135,23 +137,49 @@ class BatteryModel:
         else:
             status = "Full" if self.soc >= 0.999 and not ctl.get("unplugged") else "Discharging"
         d = self.home.battery_dir
-        write_atomic(d / "current_now", f"{int(round(current))}\n")
-        write_atomic(d / "voltage_now", f"{int(volts * 1e6)}\n")
-        write_atomic(d / "charge_counter", f"{int(self.charge_uah)}\n")
-        write_atomic(d / "capacity", f"{int(round(self.soc * 100))}\n")
-        write_atomic(d / "status", f"{status}\n")
-        write_atomic(d / "temp", f"{int(self.temp_c * 10)}\n")
-        write_atomic(self.home.thermal_temp, f"{int(self.temp_c * 1000)}\n")
+        write_attribute(d / "current_now", f"{int(round(current))}")
+        write_attribute(d / "voltage_now", f"{int(volts * 1e6)}")
+        write_attribute(d / "charge_counter", f"{int(self.charge_uah)}")
+        write_attribute(d / "capacity", f"{int(round(self.soc * 100))}")
+        write_attribute(d / "status", f"{status}")
+        write_attribute(d / "temp", f"{int(self.temp_c * 10)}")
+        write_attribute(self.home.thermal_temp, f"{int(self.temp_c * 1000)}")
         write_atomic(self.home.run / "power_model.json", json.dumps({
             "simulated": True, "time": time.time(), "power_w": round(self._last_power_w, 4),
             "busy_cores": round(self._last_busy, 3), "charging": self.charging(ctl)}))
 
 
+    def power_stats_dump(self) -> str:
+        """``dumpsys android.hardware.power.stats.IPowerStats/default`` as the Pixel HAL prints it
+        (tests/data/power/ipowerstats_pixel6_hal2.txt): accumulators since boot, printed in mWs."""
+        rails = list(zip(self.preset.odpm_rails, self.rail_uws))
+        lines = ["", "============= PowerStats HAL 2.0 state residencies ==============",
+                 "            Entity                State         Total time       Total entries   Last entry tstamp",
+                 "========== End of PowerStats HAL 2.0 state residencies ==========", "",
+                 "============= PowerStats HAL 2.0 energy consumers =============="]
+        lines += [f"{r.consumer:<12} : {uws / 1000:14.2f} mWs" for r, uws in rails if r.consumer]
+        lines += ["========== End of PowerStats HAL 2.0 energy consumers ==========", "",
+                  "============= PowerStats HAL 2.0 energy meter ==============",
+                  f"{'Channel':>34}    Cumulative Energy"]
+        lines += [f"{'[' + r.rail + ']:' + r.subsystem:>32}   {uws / 1000:14.2f} mWs" for r, uws in rails]
+        lines += ["========== End of PowerStats HAL 2.0 energy meter ==========", ""]
+        return "\n".join(lines)
+
+    def publish_rails(self) -> None:
+        """The ODPM accumulators are fresh at every tick (the fuel gauge only every period)."""
+        if self.preset.odpm_rails:
+            write_atomic(self.home.svc / "ipowerstats.txt", self.power_stats_dump())
+
+
 def read_ctl(home: VphoneHome) -> dict:
+    """What ``dumpsys battery unplug|set`` wrote (``key=value`` lines, device_tools.py)."""
     try:
-        return json.loads((home.run / "battery_ctl.json").read_text())
-    except (OSError, ValueError):
+        text = (home.svc / "battery_ctl").read_text()
+    except OSError:
         return {"unplugged": False, "set": {}}
+    values = dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
+    over = {k: int(v) for k, v in values.items() if k in CTL_KEYS[1:] and v.lstrip("-").isdigit()}
+    return {"unplugged": values.get("unplugged") == "1", "set": over}
 
 
 async def run_power_model(model: BatteryModel, meter: CpuMeter, gauge_period_s: float) -> None:
@@ -159,6 +187,7 @@ async def run_power_model(model: BatteryModel, meter: CpuMeter, gauge_period_s: 
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, meter.sample)
     model.publish(read_ctl(model.home))
+    model.publish_rails()
     last = last_pub = time.monotonic()
     while True:
         await asyncio.sleep(min(TICK_S, gauge_period_s))
@@ -167,6 +196,7 @@ async def run_power_model(model: BatteryModel, meter: CpuMeter, gauge_period_s: 
         ctl = read_ctl(model.home)
         model.step(now - last, cpu_s, ctl)
         last = now
+        await loop.run_in_executor(None, model.publish_rails)
         if now - last_pub >= gauge_period_s:
             await loop.run_in_executor(None, model.publish, ctl)
             last_pub = now

@@ -1,4 +1,9 @@
-"""Named virtual-phone presets: what the simulated phone claims to be and how its battery behaves.
+"""Named virtual-phone presets: what the simulated phone is, what it has, and how its battery behaves.
+
+The default presets are STOCK phones: arm64-v8a, a toybox command set with mksh as ``sh`` (what
+``adb shell`` offers on a current Pixel or Galaxy), no Python. ``pixel7-termux`` keeps a Python on
+the device PATH for the Python device runner; ``pixel7-x86_64`` runs host-arch binaries natively
+(like an x86_64 emulator image) for speed: neither is a stock phone, and both say so in their name.
 
 Every figure names its source. Keys marked (S) are secondary-source measurements, (C) published
 claims, (D) our own assumption; perf_anchors.md section 3 is the project's copy of those sources.
@@ -36,18 +41,67 @@ class PhonePreset:
     unplug_stops_charging: bool  # real phones: False (unplug only fakes "no charger")
     sources: dict[str, str] = field(default_factory=dict)
     link_mb_s: float = 0.0       # adb link bandwidth each way in MB/s; 0 = unthrottled loopback
+    has_python: bool = False     # a python3 on the device PATH (termux-style preset only)
+    toolbox: str = "toybox"      # "toybox" (Android's, with mksh as sh) or "busybox" (busybox-static)
+    odpm_rails: tuple["OdpmRail", ...] = ()   # on-device power monitor rails (Pixel 6 and later)
+    note: str = ""               # what makes this preset differ from a stock phone, if anything
 
     def with_overrides(self, **changes: object) -> "PhonePreset":
         unknown = sorted(set(changes) - set(self.__dataclass_fields__))
         if unknown:
             raise ConfigError([f"unknown vphone preset field {k!r}" for k in unknown], "vphone preset")
-        return replace(self, **changes)
+        out = replace(self, **changes)
+        problems = out.problems()
+        if problems:
+            raise ConfigError(problems, "vphone preset")
+        return out
+
+    def problems(self) -> list[str]:
+        out = []
+        if self.abi not in ABIS:
+            out.append(f"abi: expected one of {sorted(ABIS)}, got {self.abi!r}")
+        if self.toolbox not in TOOLBOXES:
+            out.append(f"toolbox: expected one of {TOOLBOXES}, got {self.toolbox!r}")
+        return out
+
+    @property
+    def stock(self) -> bool:
+        """A phone as sold: no Python, the phone's own ABI."""
+        return not self.has_python and self.abi == "arm64-v8a"
+
+
+@dataclass(frozen=True)
+class OdpmRail:
+    """One ODPM channel: ``idle_w`` always, plus ``cpu_share`` of the CPU's active power."""
+
+    rail: str            # e.g. S2M_VDD_CPUCL2
+    subsystem: str       # e.g. CPU(big)
+    idle_w: float
+    cpu_share: float
+    consumer: str = ""   # the HAL's energy-consumer name for this rail, if it has one
+
+
+ABIS = {"arm64-v8a": "aarch64", "x86_64": "x86_64"}      # preset ABI -> ELF machine it runs natively
+TOOLBOXES = ("toybox", "busybox")
 
 
 _GIB = 1024 ** 3
 _SD888 = ("perf_anchors.md s3: SD888 SPECint 1 core, A78 1.88 W / X1 3.35 W (S, tekfiz.com, "
           "Golden Reviewer); S21U PCMark system peak ~9 W (C, anandtech.com/show/16463 p.5)")
 _IDLE = "(D) assumption: ~0.6 W screen-off idle with adb attached; no anchor in perf_anchors.md"
+
+_ODPM_SOURCE = ("android.md B: ODPM on Pixel 6 and later, rail names device-specific; names as in "
+                "tests/data/power/ipowerstats_pixel6_hal2.txt; split of the power model (D)")
+PIXEL_RAILS = (
+    OdpmRail("S4M_VDD_CPUCL0", "CPU(little)", 0.010, 0.20, "CPUCL0"),
+    OdpmRail("S3M_VDD_CPUCL1", "CPU(mid)", 0.008, 0.30, "CPUCL1"),
+    OdpmRail("S2M_VDD_CPUCL2", "CPU(big)", 0.006, 0.50, "CPUCL2"),
+    OdpmRail("S2S_VDD_G3D", "GPU", 0.004, 0.0, "GPU"),
+    OdpmRail("S1M_VDD_MIF", "Memory", 0.060, 0.0),
+    OdpmRail("S5M_VDD_INT", "INT", 0.040, 0.0),
+    OdpmRail("VSYS_PWR_DISPLAY", "Display", 0.0, 0.0, "DISPLAY"),      # screen off
+    OdpmRail("VSYS_PWR_MODEM", "Modem", 0.050, 0.0),
+)
 
 PRESETS: dict[str, PhonePreset] = {
     "pixel7": PhonePreset(
@@ -64,7 +118,8 @@ PRESETS: dict[str, PhonePreset] = {
             "charge_ma": "(D) USB-PD charging current at mid charge",
             "gauge_period_s": "(D) shortened for tests/demo; real gauges refresh every ~1-30 s (android.md B2)",
             "unplug_stops_charging": "(D) demo default so discharge is measurable; set False for a real phone",
-        }),
+            "odpm_rails": _ODPM_SOURCE,
+        }, odpm_rails=PIXEL_RAILS),
     "galaxy_s21": PhonePreset(
         name="galaxy_s21", model="SM-G998B (edgecl vphone)", product="p3sxxx", device="p3s",
         manufacturer="samsung", sdk=33, abi="arm64-v8a", cores=8, ram_bytes=12 * _GIB,
@@ -96,7 +151,15 @@ PRESETS: dict[str, PhonePreset] = {
         }),
 }
 
+PRESETS["pixel7-termux"] = replace(
+    PRESETS["pixel7"], name="pixel7-termux", has_python=True,
+    note="termux-style: a python3 (the host's interpreter and packages, read-only) on the device PATH")
+PRESETS["pixel7-x86_64"] = replace(
+    PRESETS["pixel7"], name="pixel7-x86_64", abi="x86_64",
+    note="x86_64 ABI: host-arch binaries run natively for speed (like an x86_64 emulator image), not a phone's ABI")
+
 DEFAULT_PRESET = "pixel7"
+PYTHON_PRESET = "pixel7-termux"
 USB2_LINK_MB_S = 40.0
 USB2_LINK_SOURCE = ("(D) USB 2.0 high-speed is 480 Mbit/s = 60 MB/s raw; adb push over USB 2 "
                     "typically reaches 30-45 MB/s -- an assumption, not a measured anchor")

@@ -41,15 +41,16 @@ class Packet:
         return COMMANDS.get(self.command, f"0x{self.command:08x}")
 
 
-def pack(command: int, arg0: int, arg1: int, payload: bytes = b"") -> bytes:
-    """One packet; checksum 0 because every peer we talk to negotiated >= A_VERSION."""
-    return HEADER.pack(command, arg0, arg1, len(payload), 0, command ^ 0xFFFFFFFF) + payload
+def pack(command: int, arg0: int, arg1: int, payload: bytes = b"", checksum: bool = False) -> bytes:
+    """One packet; ``checksum`` writes the byte sum, which a peer on a version below A_VERSION
+    (0x01000001) expects (android.md A, Checksum); at or above it senders write 0."""
+    check = sum(payload) & 0xFFFFFFFF if checksum else 0
+    return HEADER.pack(command, arg0, arg1, len(payload), check, command ^ 0xFFFFFFFF) + payload
 
 
 def pack_checked(command: int, arg0: int, arg1: int, payload: bytes = b"") -> bytes:
     """A packet with the legacy byte-sum checksum (what a host sends before negotiation)."""
-    return HEADER.pack(command, arg0, arg1, len(payload), sum(payload) & 0xFFFFFFFF,
-                       command ^ 0xFFFFFFFF) + payload
+    return pack(command, arg0, arg1, payload, checksum=True)
 
 
 def parse_header(raw: bytes, max_payload: int) -> tuple[int, int, int, int]:

@@ -1,7 +1,9 @@
-"""The device services behind OPEN: ``shell:``/``shell,v2:``, ``exec:``, ``sync:`` and ``tcp:``.
+"""The device services behind OPEN: ``shell:``/``shell,v2:``, ``exec:``, ``sync:``, ``tcp:``,
+``localabstract:``/``localfilesystem:`` and ``reboot:``; any other name gets a ``FAIL`` reply.
 
-Shells are real ``sh -c`` processes on this host, started in the storage root with the vphone's
-``bin/`` first on PATH and ``EDGECL_VPHONE_SERIAL`` set (the power model counts their CPU time).
+Shells are ``sh -c`` inside the phone's sandbox (sandbox.py) as uid 2000, cwd ``/``, with the
+environment adbd gives them; ``exec:`` merges stderr into stdout as adbd does. Forwards connect
+inside the phone's own network namespace, sync works in the phone's filesystem as the shell user.
 """
 from __future__ import annotations
 
@@ -9,14 +11,16 @@ import asyncio
 import contextlib
 import os
 import signal
+import socket
 import struct
 from dataclasses import dataclass
-from typing import Awaitable, Callable
+from typing import TYPE_CHECKING, Awaitable, Callable
 
-from android_harness.vphone.home import VphoneHome
-from android_harness.vphone.power import MARKER_ENV
 from android_harness.vphone.stream import ByteReader, Stream, StreamClosed
 from android_harness.vphone.sync_service import run_sync
+
+if TYPE_CHECKING:
+    from android_harness.vphone.phone import Phone
 
 Handler = Callable[[Stream], Awaitable[None]]
 PIPE_GRACE_S = 0.5        # after the shell exits, how long background holders may keep its pipes
@@ -27,24 +31,18 @@ LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
 @dataclass(frozen=True)
 class VphoneContext:
-    home: VphoneHome
-    serial: str
+    phone: "Phone"
     link_bytes_per_s: float = 0.0      # 0: unthrottled
 
-    def shell_env(self) -> dict[str, str]:
-        env = dict(os.environ)
-        env.update({
-            "PATH": f"{self.home.bin}:{env.get('PATH', '/usr/bin:/bin')}",
-            MARKER_ENV: self.serial,
-            "EDGECL_VPHONE_HOME": str(self.home.root),
-            "ANDROID_DATA": str(self.home.storage),
-            "TMPDIR": str(self.home.storage / "tmp"),
-        })
-        return env
+
+def fail_reply(message: str) -> bytes:
+    """The smart-socket error form (``FAIL`` + 4 hex digits of length + text) adb prints as is."""
+    raw = message.encode()[:0xFFFF]
+    return b"FAIL" + f"{len(raw):04x}".encode() + raw
 
 
 async def open_service(name: str, ctx: VphoneContext) -> Handler | None:
-    """The handler for a service name, or None to refuse the OPEN."""
+    """The handler for a service name, or None to refuse the OPEN (CLSE)."""
     if name.startswith("shell"):
         head, sep, cmd = name.partition(":")
         args = head.split(",")
@@ -54,10 +52,17 @@ async def open_service(name: str, ctx: VphoneContext) -> Handler | None:
     if name.startswith("exec:"):
         return lambda s: run_exec(s, ctx, name[5:])
     if name == "sync:":
-        return lambda s: run_sync(s, ctx.home)
+        return lambda s: run_sync(s, ctx.phone.sandbox.io)
     if name.startswith("tcp:"):
-        return await open_tcp(name[4:])
-    return None
+        return await open_tcp(name[4:], ctx)
+    if name.startswith(("localabstract:", "localfilesystem:", "localreserved:")):
+        return await open_local(name, ctx)
+    if name == "reboot:" or name.startswith("reboot:"):
+        return lambda s: run_reboot(s, ctx, name[7:])
+    if not name:
+        return None
+    return lambda s: s.write(fail_reply(f"service '{name}' is not provided by the edgecl virtual phone "
+                                        f"(a user build without root, remount, abb, jdwp, reverse or APK install)"))
 
 
 async def _spawn(ctx: VphoneContext, cmd: str, merge_stderr: bool,
@@ -76,13 +81,12 @@ async def _spawn(ctx: VphoneContext, cmd: str, merge_stderr: bool,
 
 async def _start_process(ctx: VphoneContext, cmd: str, merge_stderr: bool,
                          drop_stderr: bool) -> asyncio.subprocess.Process:
-    (ctx.home.storage / "tmp").mkdir(exist_ok=True)
-    argv = ["/bin/sh", "-c", cmd] if cmd else ["/bin/sh"]
+    box = ctx.phone.sandbox
     stderr = asyncio.subprocess.STDOUT if merge_stderr else (
         asyncio.subprocess.DEVNULL if drop_stderr else asyncio.subprocess.PIPE)
     return await asyncio.create_subprocess_exec(
-        *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=stderr,
-        cwd=str(ctx.home.storage), env=ctx.shell_env(), start_new_session=True)
+        *box.shell_argv(cmd), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=stderr,
+        cwd="/", env=box.shell_env(), start_new_session=True)
 
 
 async def _hang_up(proc: asyncio.subprocess.Process) -> None:
@@ -182,22 +186,33 @@ async def run_shell(stream: Stream, ctx: VphoneContext, cmd: str, v2: bool) -> N
 
 
 async def run_exec(stream: Stream, ctx: VphoneContext, cmd: str) -> None:
-    """Binary-clean stdout, no framing, no exit code (``adb exec-out``)."""
-    proc = await _spawn(ctx, cmd, merge_stderr=False, drop_stderr=True)
+    """Binary-clean output, no framing, no exit code (``adb exec-out``); stderr is merged into it as
+    adbd does for a raw subprocess (so ``adb install``'s ``exec:cmd package`` shows its reason)."""
+    proc = await _spawn(ctx, cmd, merge_stderr=True)
     assert proc.stdout is not None
     progress = [0]
     await _run_process(proc, [_pump_out(proc.stdout, stream.write, progress)], progress,
                        _feed_stdin_raw(stream, proc))
 
 
-async def open_tcp(spec: str) -> Handler | None:
-    """``tcp:PORT`` or ``tcp:PORT:HOST`` to a loopback address only."""
-    port_s, _, host = spec.partition(":")
-    host = host or "127.0.0.1"
-    if not port_s.isdigit() or not 0 < int(port_s) < 65536 or host not in LOOPBACK:
-        return None
+def _connect_in_phone(family: int, address: object) -> socket.socket:
+    """Runs on a phone thread: the socket belongs to the phone's network namespace."""
+    sock = socket.socket(family, socket.SOCK_STREAM)
     try:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, int(port_s)), 5)
+        sock.settimeout(5)
+        sock.connect(address)
+        sock.setblocking(False)
+        return sock
+    except BaseException:
+        sock.close()
+        raise
+
+
+async def _open_in_phone(ctx: VphoneContext, family: int, address: object) -> Handler | None:
+    loop = asyncio.get_running_loop()
+    try:
+        sock = await loop.run_in_executor(ctx.phone.sandbox.io, _connect_in_phone, family, address)
+        reader, writer = await asyncio.open_connection(sock=sock)
     except (OSError, asyncio.TimeoutError):
         return None
 
@@ -206,7 +221,8 @@ async def open_tcp(spec: str) -> Handler | None:
             while data := await stream.read():
                 writer.write(data)
                 await writer.drain()
-            writer.write_eof()
+            with contextlib.suppress(OSError):
+                writer.write_eof()
 
         up = asyncio.ensure_future(upstream())
         try:
@@ -216,3 +232,28 @@ async def open_tcp(spec: str) -> Handler | None:
             writer.close()
 
     return forward
+
+
+async def open_tcp(spec: str, ctx: VphoneContext) -> Handler | None:
+    """``tcp:PORT`` or ``tcp:PORT:HOST`` to the phone's own loopback (adb forward)."""
+    port_s, _, host = spec.partition(":")
+    host = host or "127.0.0.1"
+    if not port_s.isdigit() or not 0 < int(port_s) < 65536 or host not in LOOPBACK:
+        return None
+    family = socket.AF_INET6 if host == "::1" else socket.AF_INET
+    return await _open_in_phone(ctx, family, (host, int(port_s)))
+
+
+async def open_local(name: str, ctx: VphoneContext) -> Handler | None:
+    """``localabstract:NAME`` (the phone's abstract namespace) or ``localfilesystem:PATH``."""
+    kind, _, where = name.partition(":")
+    if not where:
+        return None
+    address = "\0" + where if kind == "localabstract" else where
+    return await _open_in_phone(ctx, socket.AF_UNIX, address)
+
+
+async def run_reboot(stream: Stream, ctx: VphoneContext, reason: str) -> None:
+    """``adb reboot [TARGET]``: the phone restarts (processes die, /data stays, adb reconnects)."""
+    ctx.phone.request_reboot(reason or "adb")
+    await asyncio.sleep(3600)                 # the reboot closes this connection
