@@ -87,9 +87,7 @@ def detect_rails(device: "AndroidDevice") -> RailSource | None:
     key = (device.serial, device.profile.fingerprint)
     if key in _RAIL_SOURCES:
         return _RAIL_SOURCES[key]
-    base = device.profile.vphone_root or ""
-    glob = f"{quote(base)}{IIO_ENERGY_GLOB}" if base else IIO_ENERGY_GLOB
-    iio, hal = device.batch([f"for f in {glob}; do [ -r \"$f\" ] && echo \"$f\"; done; true",
+    iio, hal = device.batch([f"for f in {IIO_ENERGY_GLOB}; do [ -r \"$f\" ] && echo \"$f\"; done; true",
                              ["dumpsys", POWER_STATS_SERVICE]], check=False, timeout=30, idempotent=True)
     source = None
     files = tuple(ln.strip() for ln in iio.stdout.splitlines() if ln.strip())

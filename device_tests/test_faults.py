@@ -25,9 +25,10 @@ def long_spec() -> ExperimentSpec:
 
 
 @pytest.fixture()
-def running(device: AndroidDevice, request: pytest.FixtureRequest) -> tuple[SessionDriver, SessionHandle]:
+def running(python_device: AndroidDevice, request: pytest.FixtureRequest) -> tuple[SessionDriver, SessionHandle]:
     """A one-shot session well into its first task (an epoch event has arrived)."""
     spec = long_spec()
+    device = python_device
     run = prepare_device_run(spec, device, f"faults-{request.node.name[:20]}-{int(time.time())}", runtime="ort",
                              progress=False)
     driver = SessionDriver(device, served=False)
@@ -45,7 +46,8 @@ def _read_so_far(handle: SessionHandle) -> list[int]:
     return [e["seq"] for e in handle.events]
 
 
-def test_events_removed_mid_task_ends_the_stream(device: AndroidDevice, running) -> None:
+def test_events_removed_mid_task_ends_the_stream(python_device: AndroidDevice, running) -> None:
+    device = python_device
     driver, handle = running
     before = _read_so_far(handle)
     device.shell(f"rm -f {quote(handle.remote_dir + '/events.jsonl')}")
@@ -59,7 +61,8 @@ def test_events_removed_mid_task_ends_the_stream(device: AndroidDevice, running)
     assert device.shell(f"test -f {quote(handle.remote_dir + '/session.json')} && echo kept").stdout.strip() == "kept"
 
 
-def test_stopped_runner_ends_the_stream(device: AndroidDevice, running, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_stopped_runner_ends_the_stream(python_device: AndroidDevice, running, monkeypatch: pytest.MonkeyPatch) -> None:
+    device = python_device
     driver, handle = running
     monkeypatch.setattr(session_mod, "STOPPED_MAX_S", 2.0)
     device.shell(f"kill -STOP {handle.pid}")
@@ -72,7 +75,8 @@ def test_stopped_runner_ends_the_stream(device: AndroidDevice, running, monkeypa
     assert time.monotonic() - t0 < 30
 
 
-def test_killed_runner_ends_the_stream_with_its_log(device: AndroidDevice, running) -> None:
+def test_killed_runner_ends_the_stream_with_its_log(python_device: AndroidDevice, running) -> None:
+    device = python_device
     driver, handle = running
     device.shell(f"kill -9 {handle.pid}")
     with pytest.raises(SessionError) as err:

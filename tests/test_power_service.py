@@ -25,7 +25,7 @@ class FakeDevice:
 
     @property
     def profile(self):
-        return SimpleNamespace(fingerprint=f"fp-{id(self)}", vphone_root=None, python_cmd="python3",
+        return SimpleNamespace(fingerprint=f"fp-{id(self)}", python_cmd="python3",
                                power_supply_dir="/sys/class/power_supply/battery",
                                current_now_path="/sys/class/power_supply/battery/current_now", voltage_now_path=None,
                                charge_counter_path=None, capacity_path=None, status_path=None, storage_root="/data/local/tmp/edgecl")
