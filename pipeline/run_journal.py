@@ -44,9 +44,10 @@ def device_key(run: "DeviceRun") -> str:
 
 
 def gauge_of(run: "DeviceRun") -> str:
-    """What a phone's energy figures depend on besides its model: the fuel gauge's file and convention."""
+    """What a phone's energy figures depend on besides its model: its fuel gauge (power_supply name, units, sign)."""
     p = run.device.profile
-    return f"{p.power_supply_dir or '-'}|{p.current_unit}|{p.current_positive_when}"
+    supply = p.power_supply_dir.rstrip("/").rsplit("/", 1)[-1] if p.power_supply_dir else "-"
+    return f"{supply}|{p.current_unit}|{p.current_positive_when}"
 
 
 def store_is_read(spec: "ExperimentSpec") -> bool:
