@@ -13,10 +13,12 @@ if TYPE_CHECKING:
     from pipeline.sweep.scheduler import Slot
 
 
-def _state(slot: "Slot", now: float) -> str:
+def _state(slot: "Slot", now: float, index_done: bool) -> str:
     if slot.state != READY:
         gone = f" {now - slot.offline_since:.0f} s" if slot.offline_since else ""
         return f"[yellow]{slot.state}{gone}[/]" + (" (run kept)" if slot.run else "")
+    if index_done and slot.run is None:
+        return "[dim]finished[/]"
     if slot.proc is None or not slot.ready:
         return "[dim]starting[/]"
     if slot.run == "(cleanup)":
@@ -35,6 +37,6 @@ def pool_table(index: SweepIndex, slots: Sequence["Slot"]) -> Table:
     for slot in slots:
         busy = slot.run not in (None, "(cleanup)")
         model = f" [dim]{slot.member.model}[/]" if slot.member.model else ""
-        table.add_row(f"{slot.member.serial}{model}", _state(slot, now), slot.run if busy else "",
+        table.add_row(f"{slot.member.serial}{model}", _state(slot, now, index.finished()), slot.run if busy else "",
                       slot.task if busy else "", f"{now - slot.dispatched:.0f} s" if busy else "")
     return table

@@ -123,7 +123,6 @@ class Scheduler:
             return False
         finally:
             if live is not None:
-                live.update(pool_table(self.index, self.slots))
                 live.stop()
             self.stats.wall_s, self.stats.cpu_s = time.monotonic() - t0, time.process_time() - cpu0
 
