@@ -274,3 +274,20 @@ def _running(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_run_on_the_phones_a_spec_names(fleet: Fleet, tmp_path: Path) -> None:
+    """``[device] serials`` (one named SERIAL@HOST:PORT): ``edgecl run`` runs the spec once on each phone."""
+    p0, p1 = fleet.phones[0].serial, fleet.phones[1].serial
+    spec = tmp_path / "two.toml"
+    spec.write_text(SPEC.replace('[power]', f'[device]\nserials = ["{p0}", "{p1}@{fleet.servers[1]}"]\n\n[power]'))
+    proc = subprocess.run(_cli("run", str(spec), "--out", str(tmp_path / "out"), fleet=fleet), cwd=REPO, capture_output=True,
+                          text=True, env={**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "200"}, timeout=900)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    (folder,) = (tmp_path / "out").iterdir()
+    index = _index(folder)
+    _check_every_run_once(folder, index, 2)
+    ran_on = {r["name"]: {d["serial"] for d in r["result"]["devices"]} for r in index["runs"]}
+    assert ran_on == {"pool-d0": {p0}, "pool-d1": {p1}}
+    acc = [r["result"]["class_il"] for r in index["runs"]]
+    assert acc[0] == acc[1]                       # the same spec and seed train identically on both phones

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 from android_harness.device.paths import name_problem
 from pipeline.errors import ConfigError
 
-MAX_RUN_NAME = 36           # + "-<yyyymmdd-hhmmss>-task<N>" stays within a safe 64-character session id
+MAX_RUN_NAME = 40           # + "-<yyyymmdd-hhmmss>-task<N>" keeps the session id within the 64-character safe name
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
@@ -104,22 +104,18 @@ def expand(base: str, sets: Sequence[tuple[str, list[Any]]], seeds: Sequence[int
     if len(set(keys)) != len(keys):
         raise ConfigError(f"--set: a key is given twice ({', '.join(keys)})")
     base = _UNSAFE.sub("-", base).strip("-.") or "run"
-    plans: list[RunPlan] = []
     points = list(itertools.product(*[[(k, v) for v in vals] for k, vals in sets]))
-    seed_list = list(seeds) if seeds else [spec_seed]
-    names: set[str] = set()
-    for ci, point in enumerate(points):
-        slug = "-".join(f"{k.rsplit('.', 1)[-1]}{_slug(v)}" for k, v in point)
-        for seed in seed_list:
-            name = "-".join(p for p in (base, slug, f"s{seed}") if p)
-            if len(name) > MAX_RUN_NAME or name in names:
-                name = f"{base[:MAX_RUN_NAME - 12]}-c{ci:03d}-s{seed}"
-            problem = name_problem(name, "run name")
-            if problem or name in names:
-                raise ConfigError(problem or f"run name {name!r} twice")
-            names.add(name)
-            plans.append(RunPlan(name, config_label(point), seed, {**dict(point), "seed": seed, "name": name}))
-    return plans
+    cells = [(ci, point, seed) for ci, point in enumerate(points) for seed in (list(seeds) if seeds else [spec_seed])]
+    readable = ["-".join(p for p in (base, "-".join(f"{k.rsplit('.', 1)[-1]}{_slug(v)}" for k, v in point), f"s{seed}") if p)
+                for _, point, seed in cells]
+    if max(map(len, readable)) > MAX_RUN_NAME or len(set(readable)) != len(readable):   # one style for the whole sweep
+        readable = [f"{base[:MAX_RUN_NAME - 12].rstrip('-._')}-c{ci:03d}-s{seed}" for ci, _, seed in cells]
+    for name in readable:
+        problem = name_problem(name, "run name")
+        if problem:
+            raise ConfigError(problem)
+    return [RunPlan(name, config_label(point), seed, {**dict(point), "seed": seed, "name": name})
+            for name, (_, point, seed) in zip(readable, cells)]
 
 
 def pinned(base: str, spec_seed: int, member_keys: Sequence[str]) -> list[RunPlan]:

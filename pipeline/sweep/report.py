@@ -3,7 +3,8 @@ device model -- ``report.md`` and ``report.csv`` beside ``sweep.json``.
 
 Energy is compared only within one device model and fuel gauge (android.md B: counters differ in
 units, refresh and accuracy between phones): each row is one (configuration, model, gauge), and the
-report says so; a run that moved between models counts for accuracy only.
+report says so; a run that moved between models counts for accuracy only. Where a configuration ran on
+several models, one more row pools its accuracy over all of them (energy is not pooled).
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from rich.table import Table
 from android_harness.device.fileio import write_text_atomic
 from pipeline.sweep.index import DONE, SweepIndex
 
+ALL_MODELS = "all models (accuracy only)"
 ENERGY_RULE = ("Energy is compared within one device model and fuel gauge only; rows of different models are "
                "not comparable (different gauges, units and refresh periods).")
 
@@ -57,8 +59,16 @@ def report_rows(index: SweepIndex) -> list[ReportRow]:
                               _mean_sd([r["class_il"] for _, r in members]), _mean_sd([r["task_il"] for _, r in members]),
                               _mean_sd(energies) if energies else None, len(energies),
                               _mean_sd(idles) if idles else None, statistics.fmean(r["seconds"] for _, r in members)))
+    by_config: dict[str, list] = defaultdict(list)
+    for (config, _model, _gauge), members in groups.items():
+        by_config[config] += members
+    for config, members in by_config.items():
+        if len({(r["model"], r["gauge"]) for _, r in members}) > 1:   # accuracy does not depend on the gauge
+            rows.append(ReportRow(config, ALL_MODELS, "", len(members), sorted(rec.seed for rec, _ in members),
+                                  _mean_sd([r["class_il"] for _, r in members]), _mean_sd([r["task_il"] for _, r in members]),
+                                  None, 0, None, statistics.fmean(r["seconds"] for _, r in members)))
     order = {rec.config: i for i, rec in enumerate(index.runs)}
-    return sorted(rows, key=lambda r: (order[r.config], r.model, r.gauge))
+    return sorted(rows, key=lambda r: (order[r.config], r.model == ALL_MODELS, r.model, r.gauge))
 
 
 def _fmt(pair: tuple[float, float | None] | None, digits: int) -> str:
