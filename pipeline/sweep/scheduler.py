@@ -34,6 +34,7 @@ from pipeline.sweep.worker import RunOrder, worker_main
 STATE_EVERY_S = 1.0
 RECONNECT_EVERY_S = 2.0
 POLL_S = 0.2
+REDRAW_S = 1.0
 STOP_TIMEOUT_S = 10.0
 KILL_GRACE_S = 2.0
 _CTX: Any = None
@@ -80,8 +81,10 @@ class SchedulerStats:
     dispatch_to_done_s: float = 0.0
     run_s: float = 0.0
     gap_s: float = 0.0             # a phone idle between one run's end and its next dispatch
-    cpu_s: float = 0.0             # the scheduler process's own CPU time
+    cpu_s: float = 0.0             # CPU time of the scheduler's process (its loop, the index, the live table)
     wall_s: float = 0.0
+    startup_s: float = 0.0         # from the start to the first dispatch (workers forked, phones ready)
+    busy_s: float = 0.0            # from the first dispatch to the last run's end
 
 
 class Scheduler:
@@ -96,14 +99,17 @@ class Scheduler:
         self.stats = SchedulerStats()
         self.log_dir = index.folder / "logs"
         self.interrupted: list[tuple[RunRecord, Slot]] = []
+        self._first: float | None = None     # first dispatch, last run's end (for the stats)
+        self._last: float | None = None
 
     # -- main loop -----------------------------------------------------------------------------------
     def run(self) -> bool:
         """Schedule until every run is done or failed; False when stopped by Ctrl-C."""
         self.log_dir.mkdir(parents=True, exist_ok=True)
         t0, cpu0, next_state = time.monotonic(), time.process_time(), 0.0
-        live = Live(pool_table(self.index, self.slots), console=self.console, refresh_per_second=4,
+        live = Live(pool_table(self.index, self.slots), console=self.console, auto_refresh=False,
                     transient=False) if self.live else None
+        drawn = 0.0
         try:
             if live is not None:
                 live.start()
@@ -112,10 +118,10 @@ class Scheduler:
                 if now >= next_state:
                     self._watch_states(now)
                     next_state = now + STATE_EVERY_S
-                self._dispatch()
-                self._receive(POLL_S)
-                if live is not None:
-                    live.update(pool_table(self.index, self.slots))
+                changed = self._dispatch() + self._receive(POLL_S)
+                if live is not None and (changed or now - drawn >= REDRAW_S):   # drawn on change, else once a second
+                    live.update(pool_table(self.index, self.slots), refresh=True)
+                    drawn = now
             self._quit_workers()
             return True
         except KeyboardInterrupt:
@@ -123,8 +129,11 @@ class Scheduler:
             return False
         finally:
             if live is not None:
+                live.update(pool_table(self.index, self.slots), refresh=True)
                 live.stop()
             self.stats.wall_s, self.stats.cpu_s = time.monotonic() - t0, time.process_time() - cpu0
+            if self._first is not None and self._last is not None:
+                self.stats.startup_s, self.stats.busy_s = self._first - t0, self._last - self._first
 
     # -- phones ----------------------------------------------------------------------------------------
     def _watch_states(self, now: float) -> None:
@@ -191,7 +200,9 @@ class Scheduler:
                 return rec                                     # continue elsewhere from its last completed task
         return next((r for r in pending if r.pin is None and r.last_device is None), None)
 
-    def _dispatch(self) -> None:
+    def _dispatch(self) -> int:
+        """Give idle phones work; returns how many orders were sent."""
+        sent = 0
         for slot in self.slots:
             if not slot.idle:
                 continue
@@ -202,6 +213,7 @@ class Scheduler:
                 if cancel:
                     slot.conn.send(("cancel", cancel))
                     slot.run = "(cleanup)"
+                    sent += 1
                     continue
             rec = self._pick(slot)
             if rec is None:
@@ -211,10 +223,13 @@ class Scheduler:
             order = RunOrder(rec.name, self.specs[rec.name], str(self.index.folder / folder), self.index.runtime,
                              self.index.em_policy, rec.miro)
             now = time.monotonic()
+            self._first = self._first or now
             if slot.last_done is not None:
                 self.stats.gap_s += now - slot.last_done
             slot.run, slot.task, slot.session, slot.dispatched = rec.name, "", "", now
             slot.conn.send(("run", order))
+            sent += 1
+        return sent
 
     def _folder_for(self, rec: RunRecord) -> str:
         """The run's results folder: its earlier one (resumed from the last completed task), or a new
@@ -229,12 +244,14 @@ class Scheduler:
                 shutil.move(str(old), str(aside))
         return f"runs/{rec.name}-{time.strftime('%Y%m%d-%H%M%S')}"
 
-    def _receive(self, timeout: float) -> None:
+    def _receive(self, timeout: float) -> int:
+        """Handle what the workers sent within ``timeout``; returns how many messages."""
         conns = {s.conn: s for s in self.slots if s.conn is not None}
         if not conns:
             time.sleep(timeout)
-            return
-        for conn in wait(list(conns), timeout):
+            return 0
+        ready = wait(list(conns), timeout)
+        for conn in ready:
             slot = conns[conn]
             try:
                 msg = conn.recv()
@@ -242,6 +259,7 @@ class Scheduler:
                 self._worker_died(slot)
                 continue
             self._handle(slot, msg)
+        return len(ready)
 
     def _worker_died(self, slot: Slot) -> None:
         code = slot.proc.exitcode if slot.proc is not None else None
@@ -271,6 +289,7 @@ class Scheduler:
             self.stats.run_s += msg[2]
             self.index.complete(rec, run_result(self.index.folder / rec.folder, msg[2]))
             slot.run, slot.task, slot.session, slot.last_done = None, "", "", now
+            self._last = now
         elif kind == "failed" and msg[1] == slot.run:
             rec = self.index.run(slot.run)
             _, _, message, permanent = msg
