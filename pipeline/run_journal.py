@@ -104,6 +104,7 @@ class RunJournal:
         tasks = run.data.tasks
         if self.on_task is not None:
             self.on_task(tasks.index(task), len(tasks), self.session_id(task))
+        shutil.rmtree(self.folder / "sessions" / self.session_id(task), ignore_errors=True)   # an unfinished pull
         done = [r for t, r in self.records().items() if t in tasks and tasks.index(t) < tasks.index(task)]
         if not done:
             return

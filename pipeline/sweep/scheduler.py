@@ -19,14 +19,13 @@ import shutil
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.live import Live
 
 from android_harness.pool import READY, PoolMember, pool_states, try_reconnect
-from pipeline.sweep.index import FAILED, PENDING, RUNNING, RunRecord, SweepIndex
+from pipeline.sweep.index import DONE, FAILED, PENDING, RUNNING, RunRecord, SweepIndex
 from pipeline.sweep.live import pool_table
 from pipeline.sweep.results import run_result
 from pipeline.sweep.worker import RunOrder, worker_main
@@ -325,7 +324,9 @@ class Scheduler:
                 os.kill(slot.proc.pid, signal.SIGTERM)
         for slot in busy:
             rec = self.index.run(slot.run)
-            if rec.state == RUNNING:
+            if rec.state == RUNNING and rec.result is not None:      # Ctrl-C landed while it was being recorded
+                self.index.end_attempt(rec, DONE, DONE)
+            elif rec.state == RUNNING:
                 self.index.end_attempt(rec, "interrupted", PENDING, "Ctrl-C", slot.session)
                 self.interrupted.append((rec, slot))
         for slot in self.slots:
