@@ -99,8 +99,9 @@ class RunJournal:
                        rec["energy_j"], list(rec["notes"]))
 
     def before_task(self, run: "DeviceRun", task: int) -> None:
-        """Tell the listener; when the last completed task ran on another phone, bring its checkpoint (and
-        the replay store) onto this one, so the session resumes exactly where that task ended."""
+        """Tell the listener; drop what an unfinished pull of this task left; when the last completed task
+        ran on another phone, bring its checkpoint (and the replay store) onto this one, so the session
+        resumes exactly where that task ended."""
         tasks = run.data.tasks
         if self.on_task is not None:
             self.on_task(tasks.index(task), len(tasks), self.session_id(task))

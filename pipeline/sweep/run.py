@@ -49,7 +49,7 @@ def plan_sweep(spec_path: str | Path, out: str | Path, sets: Sequence[tuple[str,
     base = load_spec(spec_path)
     plans = pinned(base.name, base.seed, pins) if pins else expand(base.name, sets, seeds, base.seed)
     specs = _run_specs(spec_path, plans, miro or base.miro.enabled)
-    sweep_name = name or f"{base.name}-sweep-{time.strftime('%Y%m%d-%H%M%S')}"
+    sweep_name = name or f"{base.name}-{'pool' if pins else 'sweep'}-{time.strftime('%Y%m%d-%H%M%S')}"
     folder = Path(under_root(out, sweep_name))
     if (folder / "sweep.json").exists():
         raise ConfigError(f"{folder}: a sweep is already there (resume it with --resume {folder})")
