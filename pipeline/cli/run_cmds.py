@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 from pathlib import Path
 from typing import Iterator, List, Optional
 
@@ -56,8 +57,11 @@ def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experim
         raise ConfigError(f"--runtime: expected executorch or ort, got {runtime!r}")
     if em_policy not in ("balanced", "reservoir"):
         raise ConfigError(f"--em-policy: expected balanced or reservoir, got {em_policy!r}")
-    if resume is not None and not (resume / "spec.json").is_file():
-        raise ConfigError(f"--resume {resume}: not a results folder (no spec.json)")
+    if resume is not None:
+        if not (resume / "spec.json").is_file():
+            raise ConfigError(f"--resume {resume}: not a results folder (no spec.json)")
+        if json.loads((resume / "spec.json").read_text()) != json.loads(json.dumps(spec.to_dict(), default=str)):
+            raise ConfigError(f"--resume {resume}: that run's spec.json differs from {spec_path}; resume it with its own spec")
     journal = RunJournal(resume) if resume is not None else None
     if use_vphone or (spec.device.vphone and not (serial or all_devices or connect)):
         ctx = device_for(None, True, spec.device.vphone_preset)
