@@ -38,9 +38,8 @@ def push(manifest: Path = typer.Argument(..., exists=True, dir_okay=False, help=
          name: Optional[str] = typer.Option(None, help="folder under <storage>/models (default: the manifest's folder name)")) -> None:
     """Deploy an export: push changed files, verify sha256 on the device, rename into place."""
     from android_harness.deploy import deploy
-    from android_harness.android_device import AndroidDevice
 
-    dev = AndroidDevice.open(serial)
+    dev = pool_opts.open_one(serial)
     r = deploy(dev, manifest, name=name, show_progress=True)
     label = " (simulated device)" if r.simulated else ""
     _out.print(f"{dev.serial}{label}: {r.remote_dir}: pushed {len(r.pushed)}, skipped {len(r.skipped)}, "
@@ -51,9 +50,8 @@ def shell(command: List[str] = typer.Argument(None, help="command and arguments 
           serial: Optional[str] = typer.Option(None, "--serial", "-s"),
           timeout: float = typer.Option(600.0, help="seconds")) -> None:
     """Run one command on the device; prints its stdout/stderr and exits with its exit code."""
-    from android_harness.android_device import AndroidDevice
 
-    dev = AndroidDevice.open(serial)
+    dev = pool_opts.open_one(serial)
     cmd = command[0] if command and len(command) == 1 else (command or ["sh", "-c", "true"])
     res = dev.shell(cmd, timeout=timeout, check=False)
     sys.stdout.write(res.stdout)

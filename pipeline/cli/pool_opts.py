@@ -63,3 +63,9 @@ def pool_members(serials: Optional[List[str]], all_devices: bool, adb_servers: O
         selectors += [f"{c}@{servers[0]}" for c in connected if c not in selectors]
     default = spec_serial or os.environ.get("ANDROID_SERIAL") or None
     return resolve_pool(servers, selectors, all_devices, default)
+
+
+def open_one(serial: Optional[str]):
+    """The one phone a single-device command means (``--serial``, else ANDROID_SERIAL or the only phone),
+    looked up on the same servers as a pool, edgecl's vphone server included."""
+    return pool_members([serial] if serial else None, False, None, None)[0].open()

@@ -18,10 +18,8 @@ _out = Console()
 @contextlib.contextmanager
 def device_for(serial: str | None, use_vphone: bool, preset: str = "pixel7") -> Iterator[object]:
     """The named/only device, or a virtual phone behind a private adb server (both stopped after)."""
-    from android_harness.android_device import AndroidDevice
-
     if not use_vphone:
-        yield AndroidDevice.open(serial or None)
+        yield pool_opts.open_one(serial)
         return
     from android_harness.vphone.scoped import scoped_vphone
 
@@ -97,11 +95,10 @@ def run_on_pool(spec_path: Path, members: list, out: Path, *, runtime: Optional[
 
 def sessions(serial: Optional[str] = typer.Option(None, "--serial", "-s")) -> None:
     """Sessions on the device and their status (running, ok, cancelled, error, stopped)."""
-    from android_harness.android_device import AndroidDevice
     from android_harness.session import SessionDriver
 
     table = Table("session", "status")
-    for row in SessionDriver(AndroidDevice.open(serial)).list_sessions():
+    for row in SessionDriver(pool_opts.open_one(serial)).list_sessions():
         table.add_row(row["session_id"], row["status"])
     _out.print(table)
 
@@ -110,10 +107,9 @@ def attach(session_id: str = typer.Argument(..., help="session id (see `edgecl s
            serial: Optional[str] = typer.Option(None, "--serial", "-s"),
            out: Optional[Path] = typer.Option(None, "--out", help="pull the session folder here when it ends")) -> None:
     """Reattach to a running session: stream its events from the start to its end."""
-    from android_harness.android_device import AndroidDevice
     from android_harness.session import SessionDriver
 
-    driver = SessionDriver(AndroidDevice.open(serial))
+    driver = SessionDriver(pool_opts.open_one(serial))
     handle = driver.attach(session_id)
     result = driver.stream(handle)
     _out.print(f"{session_id}: {result['status']} after {result['iterations']} steps")
@@ -123,10 +119,9 @@ def attach(session_id: str = typer.Argument(..., help="session id (see `edgecl s
 
 def cancel(session_id: str = typer.Argument(...), serial: Optional[str] = typer.Option(None, "--serial", "-s")) -> None:
     """Stop a running session cleanly (it checkpoints and writes result.json with status cancelled)."""
-    from android_harness.android_device import AndroidDevice
     from android_harness.session import SessionDriver
 
-    driver = SessionDriver(AndroidDevice.open(serial))
+    driver = SessionDriver(pool_opts.open_one(serial))
     driver.cancel(driver.attach(session_id))
     _out.print(f"{session_id}: SIGTERM sent")
 

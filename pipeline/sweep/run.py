@@ -85,6 +85,7 @@ def run_sweep(index: SweepIndex, specs: dict, members: list[PoolMember], *, offl
     sched = Scheduler(index, members, specs, offline_grace_s=offline_grace_s, console=console, live=live)
     finished = sched.run()
     md, _ = write_report(index)
+    console.print()
     console.print(report_table(index))
     console.print(f"index: {index.folder / 'sweep.json'}  report: {md}")
     if not finished:
