@@ -291,3 +291,31 @@ def test_run_on_the_phones_a_spec_names(fleet: Fleet, tmp_path: Path) -> None:
     assert ran_on == {"pool-d0": {p0}, "pool-d1": {p1}}
     acc = [r["result"]["class_il"] for r in index["runs"]]
     assert acc[0] == acc[1]                       # the same spec and seed train identically on both phones
+
+
+def test_a_phone_back_within_the_grace_keeps_its_run(fleet: Fleet, tmp_path: Path) -> None:
+    """Killed and restarted before ``--offline-grace`` runs out: the same attempt finishes, its session reattached."""
+    spec = _spec(tmp_path)
+    phone = 3
+    proc = _popen(_cli("sweep", str(spec), "--seeds", "0..1", "--serial", fleet.phones[phone].serial, "--offline-grace", "120",
+                       "--out", str(tmp_path / "sweeps"), "--name", "blip", fleet=fleet))
+    folder = tmp_path / "sweeps" / "blip"
+    try:
+        run = _wait("a run on the phone", lambda: next((r for r in (_index(folder) or {"runs": []})["runs"]
+                                                        if r["state"] == "running" and r["attempts"][-1]["session"]), None), 300, proc)
+        fleet.kill(phone)
+        time.sleep(3)
+        fleet.restart(phone)
+        output, _ = proc.communicate(timeout=600)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, output[-3000:]
+    index = _index(folder)
+    _check_every_run_once(folder, index, 2)
+    assert all(len(r["attempts"]) == 1 for r in index["runs"])
+    sid = run["attempts"][-1]["session"]
+    rec = next(r for r in index["runs"] if r["name"] == run["name"])
+    events = (folder / rec["folder"] / "sessions" / sid / "events.jsonl").read_text().splitlines()
+    assert sum(json.loads(e)["type"] == "session_start" for e in events) == 1

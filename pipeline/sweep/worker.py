@@ -4,8 +4,9 @@ time (``run_experiment``, or Miro's, as a black box) and tells the scheduler whi
 Orders (scheduler -> worker): ``("run", RunOrder)``, ``("cancel", [session ids])`` (sessions an earlier,
 abandoned attempt left running on this phone), ``("quit",)``. Messages back: ``("ready", pid)``,
 ``("task", run, position, n_tasks, session_id)``, ``("done", run, seconds)``,
-``("failed", run, message, permanent)``, ``("cancelled", n)``. A worker ignores Ctrl-C (the scheduler
-decides) and unwinds on SIGTERM; its output goes to its own log file.
+``("failed", run, message, permanent)``, ``("cancelled", n)``. A phone that drops off adb mid-run is
+waited for (up to the grace), then the run goes on from its last completed task. A worker ignores
+Ctrl-C (the scheduler decides) and unwinds on SIGTERM; its output goes to its own log file.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from android_harness.pool import PoolMember
+from android_harness.pool import READY, PoolMember, pool_states, try_reconnect
 from android_harness.session import SessionDriver
 from pipeline.config import parse_spec
 from pipeline.errors import ConfigError, DataError, EdgeclError, ExportError
@@ -28,6 +29,7 @@ from pipeline.experiment import run_experiment
 from pipeline.run_journal import RunJournal
 
 PERMANENT = (ConfigError, DataError, ExportError)   # the same run fails the same way on any phone
+RETRY_POLL_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -38,20 +40,49 @@ class RunOrder:
     runtime: str | None
     em_policy: str
     miro: bool
+    offline_grace_s: float = 30.0   # how long to wait for the phone to come back before giving the run up
 
 
 def _on_sigterm(_signo: int, _frame: Any) -> None:
     raise SystemExit(143)
 
 
+def _back(member: PoolMember, within_s: float) -> bool:
+    """Whether the phone was offline and is ready again within ``within_s`` (False at once if it never left)."""
+    deadline, left = time.monotonic() + within_s, False
+    while time.monotonic() < deadline:
+        if pool_states([member])[member.key] == READY:
+            return left
+        left = True
+        try_reconnect(member)
+        time.sleep(RETRY_POLL_S)
+    return False
+
+
 def execute(member: PoolMember, order: RunOrder, tell: Any) -> float:
-    """Run (or resume) ``order`` on ``member``; returns its wall seconds."""
+    """Run ``order`` on ``member``; when an adb call fails because the phone dropped off and it comes back
+    within the grace, go on from the last completed task (a session still on the phone is reattached)
+    instead of giving the run up. Returns the wall seconds."""
+    t0 = time.perf_counter()
+    while True:
+        try:
+            execute_once(member, order, tell)
+            return time.perf_counter() - t0
+        except PERMANENT:
+            raise
+        except EdgeclError as exc:
+            if order.miro or not _back(member, order.offline_grace_s):
+                raise
+            print(f"phone back after: {exc}; resuming from the last completed task", flush=True)
+
+
+def execute_once(member: PoolMember, order: RunOrder, tell: Any) -> None:
+    """Run (or resume) ``order`` on ``member`` once."""
     spec = parse_spec(order.spec, source=f"run {order.name}")
     device = member.open(spec.device.profile)
     folder = Path(order.folder)
     journal = RunJournal(folder, movable=not order.miro,
                          on_task=lambda i, n, sid: tell(("task", order.name, i, n, sid)))
-    t0 = time.perf_counter()
     if order.miro:
         from pipeline.miro.run import run_spec_with_miro
 
@@ -60,7 +91,6 @@ def execute(member: PoolMember, order: RunOrder, tell: Any) -> float:
     else:
         run_experiment(spec, device, folder.parent, runtime=order.runtime, progress=False, em_policy=order.em_policy,
                        journal=journal)
-    return time.perf_counter() - t0
 
 
 def cancel_sessions(member: PoolMember, session_ids: list[str]) -> int:
