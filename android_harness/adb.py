@@ -16,12 +16,13 @@ import stat as statmod
 import struct
 import subprocess
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterator, Sequence
 
 import adbutils
 from adbutils import errors as adb_errors
+from adbutils._adb import AdbConnection
 
 from android_harness.shell_quote import to_shell
 from pipeline.errors import AdbError, AdbTimeout, DeviceError
@@ -35,13 +36,21 @@ SERVER_START_TIMEOUT_S = 15.0
 _TRANSPORT_ERRORS = (adb_errors.AdbError, ConnectionError, EOFError, OSError)
 
 
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
 @dataclass(frozen=True)
 class ServerAddress:
     """Where the adb server listens: ``ADB_SERVER_SOCKET=tcp:host:port`` or
-    ``ANDROID_ADB_SERVER_HOST``/``ANDROID_ADB_SERVER_PORT``, default 127.0.0.1:5037."""
+    ``ANDROID_ADB_SERVER_HOST``/``ANDROID_ADB_SERVER_PORT``, default 127.0.0.1:5037.
+
+    ``autostart``: start a server here when none answers, as the adb CLI does for the user's own
+    local server (``from_env``). A server named explicitly -- a lab's remote one, a private one --
+    is never started behind the user's back (adbutils would run ``adb start-server`` on tcp:5037)."""
 
     host: str = "127.0.0.1"
     port: int = 5037
+    autostart: bool = field(default=False, compare=False)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "ServerAddress":
@@ -51,14 +60,28 @@ class ServerAddress:
             parts = sock.split(":")
             if parts[0] != "tcp" or not parts[-1].isdigit() or len(parts) not in (2, 3):
                 raise DeviceError(None, f"ADB_SERVER_SOCKET={sock!r}: expected tcp:HOST:PORT or tcp:PORT")
-            return cls(parts[1] if len(parts) == 3 else "127.0.0.1", int(parts[-1]))
+            host = parts[1] if len(parts) == 3 else "127.0.0.1"
+            return cls(host, int(parts[-1]), autostart=host in LOOPBACK)
         port = env.get("ANDROID_ADB_SERVER_PORT", "5037")
         if not port.isdigit():
             raise DeviceError(None, f"ANDROID_ADB_SERVER_PORT={port!r}: expected a port number")
-        return cls(env.get("ANDROID_ADB_SERVER_HOST", "127.0.0.1"), int(port))
+        host = env.get("ANDROID_ADB_SERVER_HOST", "127.0.0.1")
+        return cls(host, int(port), autostart=host in LOOPBACK)
+
+    @classmethod
+    def parse(cls, text: str) -> "ServerAddress":
+        """``HOST:PORT``, ``tcp:HOST:PORT`` or ``tcp:PORT`` (as ``--adb-server`` takes it); never autostarted."""
+        body = text[4:] if text.startswith("tcp:") else text
+        host, sep, port = body.rpartition(":")
+        if not port.isdigit() or not 0 < int(port) < 65536 or (sep and not host and not text.startswith("tcp:")):
+            raise DeviceError(None, f"adb server {text!r}: expected HOST:PORT (e.g. 10.0.0.5:5037) or tcp:HOST:PORT")
+        return cls(host.strip("[]") or "127.0.0.1", int(port))
+
+    def __str__(self) -> str:
+        return f"{self.host}:{self.port}"
 
     def client(self) -> adbutils.AdbClient:
-        return adbutils.AdbClient(host=self.host, port=self.port)
+        return _Client(self)
 
     def is_up(self) -> bool:
         try:
@@ -66,6 +89,35 @@ class ServerAddress:
                 return True
         except OSError:
             return False
+
+
+class _DirectConnection(AdbConnection):
+    """adbutils' connection without its fallback of ``adb start-server`` on the default port."""
+
+    def _safe_connect(self):
+        return self._create_socket()
+
+
+class _Client(adbutils.AdbClient):
+    """adbutils' client whose connections go to ``server`` only; a server that is down is started
+    (on ITS port) only when ``server.autostart`` says so."""
+
+    def __init__(self, server: ServerAddress) -> None:
+        super().__init__(host=server.host, port=server.port)
+        self._server = server
+
+    def make_connection(self, timeout: float | None = None) -> AdbConnection:
+        try:
+            conn = _DirectConnection(self._server.host, self._server.port)
+        except adb_errors.AdbError:
+            if not self._server.autostart:
+                raise
+            subprocess.run([adb_binary(), "-L", f"tcp:{self._server.port}", "start-server"], timeout=SERVER_START_TIMEOUT_S,
+                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            conn = _DirectConnection(self._server.host, self._server.port)
+        if timeout:
+            conn.conn.settimeout(timeout)
+        return conn
 
 
 @dataclass(frozen=True)
@@ -139,7 +191,7 @@ def list_devices(server: ServerAddress) -> list[DeviceEntry]:
     try:
         infos = server.client().list(extended=True)
     except _TRANSPORT_ERRORS as e:
-        raise DeviceError(None, f"adb server {server.host}:{server.port} unreachable: {e}") from e
+        raise DeviceError(None, f"adb server {server} unreachable: {e}") from e
     return [DeviceEntry(i.serial, i.state, i.tags.get("model", ""), i.tags.get("product", ""),
                         i.transport_id) for i in infos]
 

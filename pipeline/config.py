@@ -120,6 +120,7 @@ class DeviceSpec:
     """Where the experiment runs."""
 
     serial: str = spec_field("", doc="adb serial; empty = ANDROID_SERIAL or the only device")
+    serials: list[str] = spec_field(default_factory=list, doc="a device pool: runs spread over these serials (SERIAL or SERIAL@HOST:PORT)")
     vphone: bool = spec_field(False, doc="start a virtual phone for this run")
     vphone_preset: str = spec_field("pixel7")
     profile: Path | None = spec_field(None, must_exist=True, doc="TOML overriding probed profile fields")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
@@ -33,7 +34,7 @@ def file_manifest(folder: Path, names: list[str]) -> Path:
     """A deploy manifest (the export manifest's format) listing ``names`` in ``folder``."""
     files = [{"path": n, "role": "data", "sha256": sha256_file(folder / n), "size": (folder / n).stat().st_size} for n in names]
     path = folder / DEPLOY_MANIFEST
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")  # several runs (a device pool) write the shared ones at once
     tmp.write_text(json.dumps({"format": MANIFEST_FORMAT, "files": files}, indent=1))
     tmp.replace(path)
     return path

@@ -27,7 +27,6 @@ from rich.table import Table
 
 from android_harness.android_device import AndroidDevice
 from android_harness.device.fileio import write_text_atomic
-from android_harness.device.paths import under_root
 from android_harness.session import SessionDriver
 from android_harness.shell_quote import quote
 from pipeline.cl.metrics import summarize
@@ -35,6 +34,7 @@ from pipeline.config import ExperimentSpec, ReplaySpec
 from pipeline.device_run import DeviceRun, prepare_device_run
 from pipeline.errors import SessionError
 from pipeline.miro.tuner import TaskInfo
+from pipeline.run_journal import RunJournal, start_or_attach
 from pipeline.session_budget import check_session_space, session_write_bytes
 
 MAX_RELAUNCHES = 2
@@ -136,7 +136,7 @@ def run_session(run: DeviceRun, session_spec, local: Path, progress: bool = True
     with sampling as sampler:
         if sampler is not None:
             wait_for_battery_power(run.device, f"{remote}/power.csv")
-        handle = driver.start(session_spec)
+        handle = start_or_attach(driver, session_spec)   # a resumed run follows a session already there
         epochs = session_spec.train.epochs * len(session_spec.tasks)
         progressed = True
         for attempt in range(1 + MAX_RELAUNCHES):
@@ -160,15 +160,18 @@ def run_session(run: DeviceRun, session_spec, local: Path, progress: bool = True
 
 def run_experiment(spec: ExperimentSpec, device: AndroidDevice, out_dir: str | Path,
                    tuner: TaskTuner | TunerFactory | None = None, runtime: str | None = None,
-                   progress: bool = True, em_policy: str = "balanced", served: bool = True) -> Path:
+                   progress: bool = True, em_policy: str = "balanced", served: bool = True,
+                   journal: RunJournal | None = None) -> Path:
     """Run ``spec`` on ``device``; return the results folder (``out_dir/<name>-<yyyymmdd-hhmmss>``).
-    ``served``: sessions go to the device's persistent runner (False: a fresh runner process per session)."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    folder = Path(under_root(out_dir, f"{spec.name}-{stamp}"))
+    ``served``: sessions go to the device's persistent runner (False: a fresh runner process per session).
+    ``journal``: records each completed task; one opened on an earlier folder resumes that run from its
+    last completed task (``pipeline.run_journal``)."""
+    journal = journal or RunJournal.create(out_dir, spec.name)
+    folder = journal.folder
     (folder / "sessions").mkdir(parents=True, exist_ok=True)
     _write_json(folder / "spec.json", spec.to_dict())
     console = Console(quiet=not progress)
-    run = prepare_device_run(spec, device, run_id=f"{spec.name}-{stamp}", runtime=runtime, results=folder,
+    run = prepare_device_run(spec, device, run_id=journal.run_id, runtime=runtime, results=folder,
                              progress=progress, em_policy=em_policy, served=served)
     write_env(run, folder)
     if tuner is not None and not hasattr(tuner, "choose"):
@@ -179,6 +182,12 @@ def run_experiment(spec: ExperimentSpec, device: AndroidDevice, out_dir: str | P
             from android_harness.power import measure_idle_baseline
             measure_idle_baseline(device, folder / "idle", spec.power.idle_seconds, spec.power.rate_hz, unplug=False)
         for t in run.data.tasks:
+            done = journal.completed(t)
+            if done is not None:
+                runs.append(done)
+                run.last_checkpoint = done.result["checkpoint"]
+                continue
+            journal.before_task(run, t)
             replay = tuner.choose(run.task_info(t)) if tuner is not None else spec.replay
             sid = f"{run.run_id}-task{t}"
             ss = run.session_spec(sid, [t], replay=replay, resume_from=run.last_checkpoint)
@@ -188,6 +197,7 @@ def run_experiment(spec: ExperimentSpec, device: AndroidDevice, out_dir: str | P
                 raise SessionError("died", f"task {t}: runner ended with status {result['status']}: {result.get('error')}", sid)
             run.last_checkpoint = result["checkpoint"]
             runs.append(TaskRun(t, sid, replay, result, time.perf_counter() - t0, energy, [note] if note else []))
+            journal.task_done(run, runs[-1])
     summary = write_summary(folder, run, runs)
     console.print(summary_table(summary))
     console.print(f"results: {folder}")

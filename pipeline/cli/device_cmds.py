@@ -10,17 +10,26 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from pipeline.cli import pool_opts
+
 vphone_app = typer.Typer(help="Virtual phones (simulated devices on loopback adb).", no_args_is_help=True)
 _out = Console()
 
 
-def devices() -> None:
-    """List devices the adb server knows, offline and unauthorized ones included."""
+def devices(adb_server: Optional[List[str]] = pool_opts.server_option(),
+            connect: Optional[List[str]] = pool_opts.connect_option()) -> None:
+    """List devices the adb server(s) know, offline and unauthorized ones included; --connect first
+    `adb connect`s phones on TCP (Wi-Fi debugging, a device farm's HOST:PORT)."""
     from android_harness.discovery import discover
+    from android_harness.pool import connect_all
 
-    table = Table("serial", "state", "model", "product")
-    for e in discover():
-        table.add_row(e.serial, e.state, e.model, e.product)
+    servers = pool_opts.servers_for(adb_server)
+    for addr in connect_all(servers[0], connect or []):
+        _out.print(f"connected {addr} via {servers[0]}", highlight=False)
+    table = Table("serial", "state", "model", "product", "adb server")
+    for server in servers:
+        for e in discover(server):
+            table.add_row(e.serial, e.state, e.model, e.product, str(server))
     _out.print(table)
 
 
@@ -29,9 +38,8 @@ def push(manifest: Path = typer.Argument(..., exists=True, dir_okay=False, help=
          name: Optional[str] = typer.Option(None, help="folder under <storage>/models (default: the manifest's folder name)")) -> None:
     """Deploy an export: push changed files, verify sha256 on the device, rename into place."""
     from android_harness.deploy import deploy
-    from android_harness.android_device import AndroidDevice
 
-    dev = AndroidDevice.open(serial)
+    dev = pool_opts.open_one(serial)
     r = deploy(dev, manifest, name=name, show_progress=True)
     label = " (simulated device)" if r.simulated else ""
     _out.print(f"{dev.serial}{label}: {r.remote_dir}: pushed {len(r.pushed)}, skipped {len(r.skipped)}, "
@@ -42,9 +50,8 @@ def shell(command: List[str] = typer.Argument(None, help="command and arguments 
           serial: Optional[str] = typer.Option(None, "--serial", "-s"),
           timeout: float = typer.Option(600.0, help="seconds")) -> None:
     """Run one command on the device; prints its stdout/stderr and exits with its exit code."""
-    from android_harness.android_device import AndroidDevice
 
-    dev = AndroidDevice.open(serial)
+    dev = pool_opts.open_one(serial)
     cmd = command[0] if command and len(command) == 1 else (command or ["sh", "-c", "true"])
     res = dev.shell(cmd, timeout=timeout, check=False)
     sys.stdout.write(res.stdout)
@@ -56,26 +63,46 @@ def shell(command: List[str] = typer.Argument(None, help="command and arguments 
 def vphone_start(preset: str = typer.Option("pixel7", help="phone preset (pixel7, galaxy_s21, mi_a1)"),
                  port: int = typer.Option(0, help="loopback port (0: pick a free one)"),
                  home: Optional[Path] = typer.Option(None, help="folder for the phone's filesystem"),
-                 gauge_period: Optional[float] = typer.Option(None, help="fuel gauge refresh in seconds")) -> None:
-    """Start a virtual phone in the background, `adb connect` it and print its serial."""
+                 gauge_period: Optional[float] = typer.Option(None, help="fuel gauge refresh in seconds"),
+                 adb_server: Optional[str] = typer.Option(None, "--adb-server", help="connect it to this adb server "
+                                                          "(e.g. 127.0.0.1:5037); default: edgecl's private vphone server")) -> None:
+    """Start a virtual phone in the background, `adb connect` it and print its serial. It joins edgecl's
+    private adb server (never the default tcp:5037 unless --adb-server says so)."""
+    from android_harness.adb import ServerAddress
+    from android_harness.private_server import ensure_server
     from android_harness.vphone import start
 
+    server = ServerAddress.parse(adb_server) if adb_server else ensure_server()
     overrides = {"gauge_period_s": gauge_period} if gauge_period else {}
-    info = start(preset=preset, port=port, home=home, overrides=overrides)
+    info = start(preset=preset, port=port, home=home, overrides=overrides, server=server)
     print(info.serial)
+    if not adb_server:
+        Console(stderr=True).print(f"adb server {server} (edgecl's, for vphones); other adb tools: "
+                                   f"ADB_SERVER_SOCKET=tcp:{server}", highlight=False)
 
 
 @vphone_app.command("stop")
 def vphone_stop(which: Optional[str] = typer.Argument(None, help="serial or port; omit with --all"),
-                all_: bool = typer.Option(False, "--all", help="stop every vphone")) -> None:
-    """Stop a virtual phone by PID (and disconnect it from adb)."""
+                all_: bool = typer.Option(False, "--all", help="stop every vphone"),
+                adb_server: Optional[str] = typer.Option(None, "--adb-server", help="the adb server it was started on, "
+                                                         "if not edgecl's vphone server")) -> None:
+    """Stop a virtual phone by PID (and disconnect it from adb); the last one also stops edgecl's vphone adb server."""
+    from android_harness.adb import ServerAddress
+    from android_harness.private_server import running_server, stop_server
     from android_harness.vphone import find, status, stop
 
     if not which and not all_:
         raise typer.BadParameter("give a serial/port or --all")
+    own = running_server()
+    server = ServerAddress.parse(adb_server) if adb_server else (own[1] if own else None)
     for info in status() if all_ else [find(which or "")]:
-        stop(info)
+        if server is None:
+            stop(info, disconnect_adb=False)
+        else:
+            stop(info, server)
         print(f"stopped {info.serial} (pid {info.pid})")
+    if own is not None and not any(i.alive() for i in status()) and stop_server():
+        print(f"stopped edgecl's vphone adb server {own[1]} (pid {own[0]})")
 
 
 @vphone_app.command("status")
@@ -87,7 +114,11 @@ def vphone_status(as_json: bool = typer.Option(False, "--json")) -> None:
     if as_json:
         print(json.dumps([dict(vars(i), alive=i.alive()) for i in infos], indent=1))
         return
-    table = Table("serial", "pid", "preset", "alive", "home", title="virtual phones (simulated)")
+    from android_harness.private_server import running_server
+
+    own = running_server()
+    table = Table("serial", "pid", "preset", "alive", "home", title="virtual phones (simulated)",
+                  caption=f"edgecl's vphone adb server: {own[1]} (pid {own[0]})" if own else "edgecl's vphone adb server: not running")
     for i in infos:
         table.add_row(i.serial, str(i.pid), i.preset, "yes" if i.alive() else "no", i.home)
     _out.print(table)

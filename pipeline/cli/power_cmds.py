@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from android_harness.device.fileio import write_text_atomic
+from pipeline.cli import pool_opts
 
 _out = Console()
 
@@ -38,10 +39,9 @@ def trace(serial: Optional[str] = typer.Option(None, "--serial", "-s", help="dev
           shell_sampler: bool = typer.Option(False, "--shell-sampler", help="use the sh-only sampler even if the "
                                              "device has Python")) -> None:
     """Sample the battery counters on the device for N seconds, then print energy and average power."""
-    from android_harness.android_device import AndroidDevice
     from android_harness.power import record_trace
 
-    dev = AndroidDevice.open(serial)
+    dev = pool_opts.open_one(serial)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     out = out or Path("results") / f"trace-{dev.serial.replace(':', '_')}-{stamp}"
     out.mkdir(parents=True, exist_ok=True)

@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import contextlib
+import json
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Iterator, List, Optional
 
 import typer
 from rich.console import Console
 from rich.table import Table
+
+from pipeline.cli import pool_opts
 
 _out = Console()
 
@@ -15,10 +18,8 @@ _out = Console()
 @contextlib.contextmanager
 def device_for(serial: str | None, use_vphone: bool, preset: str = "pixel7") -> Iterator[object]:
     """The named/only device, or a virtual phone behind a private adb server (both stopped after)."""
-    from android_harness.android_device import AndroidDevice
-
     if not use_vphone:
-        yield AndroidDevice.open(serial or None)
+        yield pool_opts.open_one(serial)
         return
     from android_harness.vphone.scoped import scoped_vphone
 
@@ -27,42 +28,77 @@ def device_for(serial: str | None, use_vphone: bool, preset: str = "pixel7") -> 
 
 
 def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experiment spec"),
-        serial: Optional[str] = typer.Option(None, "--serial", "-s", help="device serial (default: spec, ANDROID_SERIAL or the only device)"),
+        serial: Optional[List[str]] = pool_opts.serial_option(),
+        all_devices: bool = pool_opts.all_option(),
+        adb_server: Optional[List[str]] = pool_opts.server_option(),
+        connect: Optional[List[str]] = pool_opts.connect_option(),
         use_vphone: bool = typer.Option(False, "--vphone", help="run on a virtual phone started for this run"),
         out: Path = typer.Option(Path("results"), "--out", help="folder the results/<name>-<time>/ folder goes into"),
         runtime: Optional[str] = typer.Option(None, "--runtime", help="executorch or ort (default: the spec's export.runtime)"),
-        em_policy: str = typer.Option("balanced", "--em-policy", help="balanced (Miro) or reservoir (the host trainer's buffer)")) -> None:
-    """Export (cached) -> deploy -> one session per task on the device -> results folder + summary table."""
+        em_policy: str = typer.Option("balanced", "--em-policy", help="balanced (Miro) or reservoir (the host trainer's buffer)"),
+        resume: Optional[Path] = typer.Option(None, "--resume", help="an earlier results folder of this spec: go on from its last completed task"),
+        offline_grace: float = typer.Option(30.0, "--offline-grace", help="several phones: seconds a phone may be offline before its run waits for it")) -> None:
+    """Export (cached) -> deploy -> one session per task on the device -> results folder + summary table.
+    With several phones (--serial A --serial B, --all, device.serials in the spec) the spec runs once on each, in parallel."""
     from pipeline.config import load_spec
     from pipeline.errors import ConfigError
     from pipeline.experiment import run_experiment
+    from pipeline.run_journal import RunJournal
     from pipeline.spec_limits import check_against_data
     from android_harness.cache_dir import edgecl_home
 
     spec = load_spec(spec_path)
     check_against_data(spec, edgecl_home() / "cache")
-    if serial and use_vphone:
-        raise ConfigError("give --serial or --vphone, not both")
+    if (serial or all_devices or connect) and use_vphone:
+        raise ConfigError("give --serial/--all/--connect or --vphone, not both")
     if runtime not in (None, "executorch", "ort"):
         raise ConfigError(f"--runtime: expected executorch or ort, got {runtime!r}")
     if em_policy not in ("balanced", "reservoir"):
         raise ConfigError(f"--em-policy: expected balanced or reservoir, got {em_policy!r}")
-    with device_for(serial or spec.device.serial, use_vphone or spec.device.vphone, spec.device.vphone_preset) as device:
+    if resume is not None:
+        if not (resume / "spec.json").is_file():
+            raise ConfigError(f"--resume {resume}: not a results folder (no spec.json)")
+        if json.loads((resume / "spec.json").read_text()) != json.loads(json.dumps(spec.to_dict(), default=str)):
+            raise ConfigError(f"--resume {resume}: that run's spec.json differs from {spec_path}; resume it with its own spec")
+    journal = RunJournal(resume) if resume is not None else None
+    if use_vphone or (spec.device.vphone and not (serial or all_devices or connect)):
+        ctx = device_for(None, True, spec.device.vphone_preset)
+    else:
+        members = pool_opts.pool_members(serial, all_devices, adb_server, connect, spec.device.serials, spec.device.serial)
+        if len(members) > 1:
+            if resume is not None:
+                raise ConfigError("--resume continues one run on one phone; a pooled run resumes with `edgecl sweep --resume`")
+            run_on_pool(spec_path, members, out, runtime=runtime, em_policy=em_policy, miro=spec.miro.enabled,
+                        offline_grace=offline_grace)
+            return
+        ctx = contextlib.nullcontext(members[0].open(spec.device.profile))
+    with ctx as device:
         if spec.miro.enabled:
             from pipeline.miro.run import run_spec_with_miro
 
-            run_spec_with_miro(spec, device, out, runtime=runtime, em_policy=em_policy)
+            run_spec_with_miro(spec, device, out, runtime=runtime, em_policy=em_policy, journal=journal)
         else:
-            run_experiment(spec, device, out, runtime=runtime, em_policy=em_policy)
+            run_experiment(spec, device, out, runtime=runtime, em_policy=em_policy, journal=journal)
+
+
+def run_on_pool(spec_path: Path, members: list, out: Path, *, runtime: Optional[str], em_policy: str, miro: bool,
+                offline_grace: float) -> None:
+    """The spec once on each phone of the pool, in parallel (a sweep of pinned runs); exit 130 after Ctrl-C."""
+    from pipeline.sweep import plan_sweep, run_sweep
+
+    index, specs = plan_sweep(spec_path, out, pins=[m.key for m in members], runtime=runtime, em_policy=em_policy, miro=miro)
+    _out.print(f"{len(members)} phones: {', '.join(m.serial for m in members)} -> {index.folder}", highlight=False)
+    finished, _ = run_sweep(index, specs, members, offline_grace_s=offline_grace, console=_out)
+    if not finished:
+        raise typer.Exit(130)
 
 
 def sessions(serial: Optional[str] = typer.Option(None, "--serial", "-s")) -> None:
     """Sessions on the device and their status (running, ok, cancelled, error, stopped)."""
-    from android_harness.android_device import AndroidDevice
     from android_harness.session import SessionDriver
 
     table = Table("session", "status")
-    for row in SessionDriver(AndroidDevice.open(serial)).list_sessions():
+    for row in SessionDriver(pool_opts.open_one(serial)).list_sessions():
         table.add_row(row["session_id"], row["status"])
     _out.print(table)
 
@@ -71,10 +107,9 @@ def attach(session_id: str = typer.Argument(..., help="session id (see `edgecl s
            serial: Optional[str] = typer.Option(None, "--serial", "-s"),
            out: Optional[Path] = typer.Option(None, "--out", help="pull the session folder here when it ends")) -> None:
     """Reattach to a running session: stream its events from the start to its end."""
-    from android_harness.android_device import AndroidDevice
     from android_harness.session import SessionDriver
 
-    driver = SessionDriver(AndroidDevice.open(serial))
+    driver = SessionDriver(pool_opts.open_one(serial))
     handle = driver.attach(session_id)
     result = driver.stream(handle)
     _out.print(f"{session_id}: {result['status']} after {result['iterations']} steps")
@@ -84,10 +119,9 @@ def attach(session_id: str = typer.Argument(..., help="session id (see `edgecl s
 
 def cancel(session_id: str = typer.Argument(...), serial: Optional[str] = typer.Option(None, "--serial", "-s")) -> None:
     """Stop a running session cleanly (it checkpoints and writes result.json with status cancelled)."""
-    from android_harness.android_device import AndroidDevice
     from android_harness.session import SessionDriver
 
-    driver = SessionDriver(AndroidDevice.open(serial))
+    driver = SessionDriver(pool_opts.open_one(serial))
     driver.cancel(driver.attach(session_id))
     _out.print(f"{session_id}: SIGTERM sent")
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, List, Optional
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
+from pipeline.cli import pool_opts
 from pipeline.errors import ConfigError
 
 
@@ -81,16 +82,34 @@ def tune(
     spec_path: Path = typer.Argument(None, metavar="SPEC.toml", help="experiment spec; its [miro] table is used (enabled forced on)"),
     out: Path = typer.Option(None, "--out", help="results folder (default results/<name>-<time>)"),
     show: Path = typer.Option(None, "--show", help="print the decisions of an earlier run's results folder instead"),
+    serial: Optional[List[str]] = pool_opts.serial_option(),
+    all_devices: bool = pool_opts.all_option(),
+    adb_server: Optional[List[str]] = pool_opts.server_option(),
+    connect: Optional[List[str]] = pool_opts.connect_option(),
+    offline_grace: float = typer.Option(30.0, "--offline-grace", help="several phones: seconds a phone may be offline before its run waits for it"),
 ) -> None:
-    """Run an experiment with Miro tuning each task on the device; print the decisions and measurements."""
+    """Run an experiment with Miro tuning each task on the device; print the decisions and measurements.
+    With several phones (--serial A --serial B, --all, device.serials in the spec) each phone tunes its own run, in parallel."""
     if show is not None:
         print_decisions(load_miro_json(show))
         return
     if spec_path is None:
         raise ConfigError("edgecl tune: give SPEC.toml (or --show RESULTS_DIR)")
+    from pipeline.config import load_spec
     from pipeline.miro.run import run_with_miro
 
-    results_dir = run_with_miro(spec_path, out, overrides={"miro.enabled": True})
+    spec = load_spec(spec_path)
+    device = None
+    if serial or all_devices or connect or spec.device.serials or not spec.device.vphone:
+        members = pool_opts.pool_members(serial, all_devices, adb_server, connect, spec.device.serials, spec.device.serial)
+        if len(members) > 1:
+            from pipeline.cli.run_cmds import run_on_pool
+
+            run_on_pool(spec_path, members, out or Path("results"), runtime=None, em_policy="balanced", miro=True,
+                        offline_grace=offline_grace)
+            return
+        device = members[0].open(spec.device.profile)
+    results_dir = run_with_miro(spec_path, out, device=device, overrides={"miro.enabled": True})
     print_decisions(load_miro_json(results_dir))
     Console().print(f"results: {results_dir}")
 

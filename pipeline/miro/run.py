@@ -59,8 +59,9 @@ def record_run_totals(tuner: MiroTuner, results_dir: Path) -> None:
 
 
 def run_spec_with_miro(spec: ExperimentSpec, device: Any, out: Path | None = None, *, runtime: str | None = None,
-                       progress: bool = True, em_policy: str = "balanced") -> tuple[Path, MiroTuner]:
-    """Run ``spec`` on ``device`` with Miro choosing each task's replay; returns the results folder and tuner."""
+                       progress: bool = True, em_policy: str = "balanced", journal: Any = None) -> tuple[Path, MiroTuner]:
+    """Run ``spec`` on ``device`` with Miro choosing each task's replay; returns the results folder and tuner.
+    ``journal``: passed to ``run_experiment`` (a pool run names its folder and follows its tasks)."""
     from pipeline.experiment import run_experiment
 
     out = Path(out) if out is not None else Path("results")
@@ -68,7 +69,7 @@ def run_spec_with_miro(spec: ExperimentSpec, device: Any, out: Path | None = Non
     console = Console(quiet=not progress)
     tell = (lambda msg: console.print(f"[cyan]miro[/] {msg}", highlight=False))
     folder = run_experiment(spec, device, out, tuner=miro_tuner_factory(spec, out, progress=False, keep=keep, on_event=tell),
-                            runtime=runtime, progress=progress, em_policy=em_policy)
+                            runtime=runtime, progress=progress, em_policy=em_policy, journal=journal)
     tuner = keep[0]
     record_run_totals(tuner, folder)
     return folder, tuner

@@ -1,0 +1,86 @@
+"""edgecl's own adb server for virtual phones started by ``edgecl vphone start``: on its own loopback
+port, started once and stopped (by PID) with the last of those phones, so the user's adb server on
+tcp:5037 and their real phones are never touched unless asked (``--adb-server``).
+
+State: ``<edgecl_home>/vphones/adb-server.json`` = ``{"pid", "port"}``; a PID is trusted only while
+``/proc/<pid>/cmdline`` still is an adb server on that port.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from pathlib import Path
+
+from android_harness.adb import ServerAddress, start_private_server
+from android_harness.cache_dir import edgecl_home
+from android_harness.device.fileio import write_text_atomic
+
+STATE_FILE = "adb-server.json"
+STOP_TIMEOUT_S = 5.0
+
+
+def _state_path(base: Path | None) -> Path:
+    return (base or edgecl_home()) / "vphones" / STATE_FILE
+
+
+def _is_our_server(pid: int, port: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            argv = f.read().split(b"\0")
+    except OSError:
+        return False
+    return any(a.endswith(b"adb") for a in argv[:1]) and f"tcp:{port}".encode() in argv and b"server" in argv
+
+
+def running_server(base: Path | None = None) -> tuple[int, ServerAddress] | None:
+    """(pid, address) of edgecl's vphone adb server when it runs."""
+    path = _state_path(base)
+    try:
+        state = json.loads(path.read_text())
+        pid, port = int(state["pid"]), int(state["port"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not _is_our_server(pid, port):
+        return None
+    return pid, ServerAddress("127.0.0.1", port)
+
+
+def ensure_server(base: Path | None = None) -> ServerAddress:
+    """The running vphone adb server, or a new one on a free loopback port (it outlives this process)."""
+    from android_harness.vphone.manager import free_port
+
+    found = running_server(base)
+    if found is not None:
+        return found[1]
+    port = free_port()
+    proc = start_private_server(port)
+    path = _state_path(base)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(path, json.dumps({"pid": proc.pid, "port": port}))
+    return ServerAddress("127.0.0.1", port)
+
+
+def stop_server(base: Path | None = None) -> bool:
+    """Stop edgecl's vphone adb server by PID; True if one was running."""
+    found = running_server(base)
+    _state_path(base).unlink(missing_ok=True)
+    if found is None:
+        return False
+    pid, _ = found
+    os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + STOP_TIMEOUT_S
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if _alive(pid):
+        os.kill(pid, signal.SIGKILL)
+    return True
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

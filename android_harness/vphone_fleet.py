@@ -1,0 +1,104 @@
+"""Several virtual phones for one command: N vphones spread over K private adb servers (each on its
+own loopback port, so the user's tcp:5037 is never touched), stopped by PID afterwards -- also on
+error or Ctrl-C. ``edgecl sweep --vphones N``, the pool device test and ``bench/pool.py`` use it;
+``kill``/``restart`` let a test make a phone die and come back.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator, Sequence
+
+from android_harness.adb import ServerAddress, list_devices, start_private_server
+from android_harness.pool import READY, PoolMember
+from android_harness.vphone.manager import VphoneInfo, free_port, start, stop
+from android_harness.vphone.power import MARKER_ENV
+
+SERVER_STOP_TIMEOUT_S = 10.0
+READY_TIMEOUT_S = 20.0
+
+
+@dataclass
+class Fleet:
+    servers: list[ServerAddress]
+    server_procs: list[subprocess.Popen]
+    phones: list[VphoneInfo] = field(default_factory=list)
+    server_of: list[int] = field(default_factory=list)     # index into ``servers`` per phone
+    base: Path | None = None
+
+    def members(self) -> list[PoolMember]:
+        models = {}
+        for server in self.servers:
+            models.update({(server, e.serial): e.model for e in list_devices(server)})
+        return [PoolMember(p.serial, self.servers[s], models.get((self.servers[s], p.serial), ""))
+                for p, s in zip(self.phones, self.server_of)]
+
+    def kill(self, i: int) -> None:
+        """The phone dies: its daemon is killed (SIGKILL); adb sees it go offline."""
+        os.kill(self.phones[i].pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.phones[i].pid, 0)
+
+    def restart(self, i: int) -> None:
+        """The phone comes back: same port, same storage, connected to its server again."""
+        old, server = self.phones[i], self.servers[self.server_of[i]]
+        self.phones[i] = start(preset=old.preset, port=old.port, home=Path(old.home), server=server, base=self.base)
+        wait_ready(server, old.serial)
+
+    def device_pids(self) -> list[int]:
+        """Processes the phones run for us (session runners, samplers): marked with a phone's serial."""
+        marks = {f"{MARKER_ENV}={p.serial}".encode() for p in self.phones}
+        pids = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/environ", "rb") as f:
+                    if marks & set(f.read().split(b"\0")):
+                        pids.append(int(entry))
+            except OSError:
+                continue
+        return pids
+
+
+def wait_ready(server: ServerAddress, serial: str, timeout_s: float = READY_TIMEOUT_S) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if any(e.serial == serial and e.state == READY for e in list_devices(server)):
+            return
+        time.sleep(0.1)
+    raise TimeoutError(f"{serial} not ready on {server} after {timeout_s:g} s")
+
+
+@contextlib.contextmanager
+def vphone_fleet(n: int, servers: int = 1, presets: Sequence[str] = ("pixel7",), base: Path | None = None,
+                 overrides: dict | None = None) -> Iterator[Fleet]:
+    """``n`` vphones (presets taken in turn) over ``servers`` private adb servers (phone i on server i % servers)."""
+    fleet = Fleet([], [], base=base)
+    try:
+        for _ in range(servers):
+            port = free_port()
+            fleet.server_procs.append(start_private_server(port))
+            fleet.servers.append(ServerAddress("127.0.0.1", port))
+        for i in range(n):
+            s = i % servers
+            info = start(preset=presets[i % len(presets)], server=fleet.servers[s], base=base, overrides=overrides)
+            fleet.phones.append(info)
+            fleet.server_of.append(s)
+            wait_ready(fleet.servers[s], info.serial)
+        yield fleet
+    finally:
+        leftovers = fleet.device_pids()
+        for info, s in zip(fleet.phones, fleet.server_of):
+            stop(info, fleet.servers[s], base=base)
+        for pid in leftovers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        for proc in fleet.server_procs:
+            proc.kill()
+            proc.wait(timeout=SERVER_STOP_TIMEOUT_S)
