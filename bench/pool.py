@@ -133,7 +133,7 @@ def one(n: int, runs: int, spec: Path, out: Path, home: Path) -> dict:
     from pipeline.sweep import plan_sweep, run_sweep
 
     seeds = list(range(runs // 2))
-    with vphone_fleet(n, base=home) as fleet:
+    with vphone_fleet(n, presets=("pixel7-termux",), base=home) as fleet:
         members = fleet.members()
         index, specs = plan_sweep(spec, out, [("train.lr", [0.03, 0.05])], seeds, name=f"pool-{n}phones")
         marks = {f"{MARKER_ENV}={p.serial}".encode() for p in fleet.phones}

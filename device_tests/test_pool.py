@@ -54,7 +54,7 @@ pytestmark = pytest.mark.skipif(bool(os.environ.get("ANDROID_SERIAL")), reason="
 
 @pytest.fixture(scope="module")
 def fleet(edgecl_home: Path) -> Iterator[Fleet]:
-    with vphone_fleet(4, servers=2, presets=("pixel7", "pixel7", "galaxy_s21", "galaxy_s21"), base=edgecl_home) as f:
+    with vphone_fleet(4, servers=2, presets=("pixel7-termux", "pixel7-termux", "galaxy_s21-termux", "galaxy_s21-termux"), base=edgecl_home) as f:
         yield f
 
 
@@ -227,7 +227,7 @@ def test_ctrl_c_leaves_sessions_on_the_phones_and_resume_reattaches(fleet: Fleet
 def test_devices_connect_lists_a_phone_on_tcp(fleet: Fleet, edgecl_home: Path) -> None:
     from android_harness import vphone
 
-    info = vphone.start(preset="pixel7", server=fleet.servers[1], base=edgecl_home, connect_adb=False)
+    info = vphone.start(preset="pixel7-termux", server=fleet.servers[1], base=edgecl_home, connect_adb=False)
     try:
         out = subprocess.run([sys.executable, "-m", "pipeline.cli.app", "devices", "--adb-server", str(fleet.servers[1]),
                               "--connect", info.serial], cwd=REPO, capture_output=True, text=True, timeout=120,

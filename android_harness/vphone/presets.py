@@ -151,9 +151,10 @@ PRESETS: dict[str, PhonePreset] = {
         }),
 }
 
-PRESETS["pixel7-termux"] = replace(
-    PRESETS["pixel7"], name="pixel7-termux", has_python=True,
-    note="termux-style: a python3 (the host's interpreter and packages, read-only) on the device PATH")
+for _stock in ("pixel7", "galaxy_s21", "mi_a1"):
+    PRESETS[f"{_stock}-termux"] = replace(
+        PRESETS[_stock], name=f"{_stock}-termux", has_python=True,
+        note="termux-style: a python3 (the host's interpreter and packages, read-only) on the device PATH")
 PRESETS["pixel7-x86_64"] = replace(
     PRESETS["pixel7"], name="pixel7-x86_64", abi="x86_64",
     note="x86_64 ABI: host-arch binaries run natively for speed (like an x86_64 emulator image), not a phone's ABI")
