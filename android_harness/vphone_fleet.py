@@ -17,7 +17,6 @@ from typing import Iterator, Sequence
 from android_harness.adb import ServerAddress, list_devices, start_private_server
 from android_harness.pool import READY, PoolMember
 from android_harness.vphone.manager import VphoneInfo, free_port, start, stop
-from android_harness.vphone.power import MARKER_ENV
 
 SERVER_STOP_TIMEOUT_S = 10.0
 READY_TIMEOUT_S = 20.0
@@ -51,19 +50,29 @@ class Fleet:
         wait_ready(server, old.serial)
 
     def device_pids(self) -> list[int]:
-        """Processes the phones run for us (session runners, samplers): marked with a phone's serial."""
-        marks = {f"{MARKER_ENV}={p.serial}".encode() for p in self.phones}
-        pids = []
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
+        """Processes the phones run for us (their sandboxes, session runners, samplers): every
+        descendant of a phone daemon (a phone's own processes live in its sandbox under it)."""
+        return descendants({p.pid for p in self.phones})
+
+
+def descendants(roots: set[int]) -> list[int]:
+    """Pids whose parent chain reaches one of ``roots`` (the roots excluded)."""
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
             try:
-                with open(f"/proc/{entry}/environ", "rb") as f:
-                    if marks & set(f.read().split(b"\0")):
-                        pids.append(int(entry))
+                with open(f"/proc/{entry}/stat", "rb") as f:
+                    parents[int(entry)] = int(f.read().rsplit(b")", 1)[1].split()[1])
             except OSError:
                 continue
-        return pids
+    found = []
+    for pid in parents:
+        p, hops = parents.get(pid), 0
+        while p is not None and p not in roots and p > 1 and hops < 64:
+            p, hops = parents.get(p), hops + 1
+        if p in roots:
+            found.append(pid)
+    return found
 
 
 def wait_ready(server: ServerAddress, serial: str, timeout_s: float = READY_TIMEOUT_S) -> None:

@@ -59,11 +59,11 @@ TICK = os.sysconf("SC_CLK_TCK")
 
 
 class TreeCpu:
-    """CPU seconds of our process tree and of processes marked with our phones' serials, sampled from
+    """CPU seconds of our process tree and of our phones' (descendants of their daemons), sampled from
     /proc every 0.25 s (a process's last sample before it exits is what counts)."""
 
-    def __init__(self, marks: set[bytes]) -> None:
-        self.marks, self.seen, self._stop = marks, {}, threading.Event()
+    def __init__(self, roots: set[str]) -> None:
+        self.roots, self.seen, self._stop = roots, {}, threading.Event()
         self.thread = threading.Thread(target=self._loop, daemon=True)
 
     def _ours(self, pid: str, parents: dict[str, str], ours: set[str]) -> bool:
@@ -74,11 +74,7 @@ class TreeCpu:
         if p in ours:
             ours.update(seen)
             return True
-        try:
-            with open(f"/proc/{pid}/environ", "rb") as f:
-                return bool(self.marks & set(f.read().split(b"\0")))
-        except OSError:
-            return False
+        return False
 
     def sample(self) -> None:
         parents, cpu = {}, {}
@@ -92,7 +88,7 @@ class TreeCpu:
                 continue
             parents[pid] = fields[1]
             cpu[pid] = ((int(fields[11]) + int(fields[12])) / TICK, fields[19])   # utime+stime, starttime
-        ours = {str(os.getpid())}
+        ours = {str(os.getpid()), *self.roots}
         for pid, (sec, start) in cpu.items():
             if self._ours(pid, parents, ours):
                 self.seen[(pid, start)] = max(sec, self.seen.get((pid, start), 0.0))
@@ -127,7 +123,6 @@ def machine_busy() -> tuple[float, float]:
 
 def one(n: int, runs: int, spec: Path, out: Path, home: Path) -> dict:
     from android_harness.vphone_fleet import vphone_fleet
-    from android_harness.vphone.power import MARKER_ENV
     from rich.console import Console
 
     from pipeline.sweep import plan_sweep, run_sweep
@@ -136,10 +131,10 @@ def one(n: int, runs: int, spec: Path, out: Path, home: Path) -> dict:
     with vphone_fleet(n, presets=("pixel7-termux",), base=home) as fleet:
         members = fleet.members()
         index, specs = plan_sweep(spec, out, [("train.lr", [0.03, 0.05])], seeds, name=f"pool-{n}phones")
-        marks = {f"{MARKER_ENV}={p.serial}".encode() for p in fleet.phones}
+        roots = {str(p.pid) for p in fleet.phones}
         b0 = machine_busy()
         table = Console(file=io.StringIO(), force_terminal=True, width=160)     # the live table is drawn, as in a terminal
-        with TreeCpu(marks) as tree:
+        with TreeCpu(roots) as tree:
             ok, sched = run_sweep(index, specs, members, console=table, live=True)
         b1 = machine_busy()
     assert ok and index.counts()["done"] == runs, index.counts()
