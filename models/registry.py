@@ -1,8 +1,9 @@
-"""Models by short name. Every builder takes the same arguments, so a spec picks one by ``kind``."""
+"""Models by short name, or a user's class by import path (``models.user_model``). Every builder takes
+the same arguments, so a spec picks one by ``kind``."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
 from torch import nn
 
@@ -18,6 +19,8 @@ class ModelArgs:
     norm: str = "none"
     width: int = 0
     hidden: tuple[int, ...] = (100, 100)
+    args: dict[str, Any] = field(default_factory=dict)   # a user model's constructor arguments
+    maskable: tuple[str, ...] = ()                         # layers SparCL masks, overriding the model's own list
 
 
 Builder = Callable[[ModelArgs], nn.Module]
@@ -43,16 +46,44 @@ def model_names() -> list[str]:
 
 
 def build_model(kind: str, args: ModelArgs) -> nn.Module:
-    """Build a registered model; unknown names raise a ``ConfigError`` listing the known ones."""
+    """Build a registered model or a user's ``module:Class``; unknown names raise a ``ConfigError``."""
+    from models.user_model import build_user_model, is_user_kind
+
     _load_builtin_models()
-    if kind not in _REGISTRY:
-        raise ConfigError(f"model.kind: unknown model {kind!r} (known: {', '.join(model_names())})")
-    return _REGISTRY[kind](args)
+    if is_user_kind(kind):
+        model = build_user_model(kind, args.args, tuple(args.input_shape), args.num_classes)
+    elif kind not in _REGISTRY:
+        raise ConfigError(f"model.kind: unknown model {kind!r} (known: {', '.join(model_names())}, or your own "
+                          "'package.module:Class' / 'path/to/file.py:Class')")
+    else:
+        model = _REGISTRY[kind](args)
+    if args.maskable:
+        model.maskable = _checked_maskable(model, args.maskable)
+    return model
+
+
+def _checked_maskable(model: nn.Module, names: tuple[str, ...]) -> list[str]:
+    modules = dict(model.named_modules())
+    problems = [f"model.maskable[{i}]: {n!r} is not a Conv1d/Conv2d/Linear layer of {type(model).__name__} "
+                f"(those are: {', '.join(prunable_layers(model))})"
+                for i, n in enumerate(names) if not isinstance(modules.get(n), _PRUNABLE)]
+    if problems:
+        raise ConfigError(problems)
+    return list(names)
+
+
+_PRUNABLE = (nn.Conv1d, nn.Conv2d, nn.Linear)
+
+
+def prunable_layers(model: nn.Module) -> list[str]:
+    """Every Conv1d/Conv2d/Linear layer, in definition order."""
+    return [n for n, m in model.named_modules() if isinstance(m, _PRUNABLE)]
 
 
 def maskable_layers(model: nn.Module) -> list[str]:
-    """Names of the layers SparCL masks by default: each model lists its own in ``maskable``."""
+    """Names of the layers SparCL masks: the model's own ``maskable`` list, else every Conv/Linear but
+    the first (it sees the raw input) and the last (the classifier)."""
     names = getattr(model, "maskable", None)
     if names is None:
-        return [n for n, m in model.named_modules() if isinstance(m, (nn.Conv1d, nn.Conv2d, nn.Linear))][:-1]
+        return prunable_layers(model)[1:-1]
     return list(names)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -15,6 +15,7 @@ import torch
 from torch import nn
 
 from models import ModelArgs, build_model, maskable_layers
+from models.user_model import is_user_kind, source_digest
 from pipeline.errors import ExportError
 
 RUNTIMES = ("executorch", "ort")
@@ -37,6 +38,8 @@ class ExportRequest:
     norm: str = "none"
     width: int = 0
     hidden: tuple[int, ...] = (100, 100)
+    args: dict[str, Any] = field(default_factory=dict)  # a user model's constructor arguments ([model.args])
+    maskable: tuple[str, ...] = ()  # layers SparCL masks, overriding the model's own list
     seed: int = 0
     masks: dict[str, np.ndarray] | None = None  # layer or parameter name -> 0/1 array of the weight's shape
     channel_masks: dict[str, np.ndarray] | None = None  # layer -> bool keep vector over output channels
@@ -63,6 +66,8 @@ class ExportRequest:
         h = hashlib.sha256()
         plain = {k: v for k, v in vars(self).items() if k not in ("masks", "channel_masks", "state_dict")}
         plain["export_version"] = EXPORT_VERSION
+        if is_user_kind(self.model):  # a user's model file: editing it must export again
+            plain["model_source"] = source_digest(self.model)
         h.update(json.dumps(plain, sort_keys=True, default=str).encode())
         for group in ("masks", "channel_masks"):
             for name, arr in sorted((getattr(self, group) or {}).items()):
@@ -74,7 +79,8 @@ class ExportRequest:
         return h.hexdigest()[:24]
 
     def model_args(self) -> ModelArgs:
-        return ModelArgs(tuple(self.input_shape), self.num_classes, self.norm, self.width, tuple(self.hidden))
+        return ModelArgs(tuple(self.input_shape), self.num_classes, self.norm, self.width, tuple(self.hidden),
+                         dict(self.args), tuple(self.maskable))
 
 
 def _mask_param_name(model: nn.Module, name: str) -> str:
