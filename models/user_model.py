@@ -47,10 +47,10 @@ def split_kind(kind: str) -> tuple[str, str, bool]:
 
 
 def _module_from_file(path: Path) -> Any:
-    """Import a .py file once per content under a private name (edited files are imported again)."""
+    """Import a .py file once per path and content under a private name (edited files are imported again)."""
     if not path.is_file():
         raise ConfigError(f"model.kind: model file {str(path)!r} does not exist")
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+    digest = hashlib.sha256(str(path).encode() + b"\0" + path.read_bytes()).hexdigest()[:12]
     name = f"edgecl_user_model_{path.stem}_{digest}"
     if name in sys.modules:
         return sys.modules[name]

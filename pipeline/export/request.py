@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -46,6 +47,7 @@ class ExportRequest:
     state_dict: dict[str, torch.Tensor] | None = None  # initial weights (else seeded init)
     fast_passes: bool = True
     decompose_maxpool_backward: bool = True
+    operators: Path | None = None  # ExecuTorch: the device runtime's operator list (ops.txt); None = the bindings'
     spec_hash: str = ""
 
     def validate(self) -> None:
@@ -68,6 +70,9 @@ class ExportRequest:
         plain["export_version"] = EXPORT_VERSION
         if is_user_kind(self.model):  # a user's model file: editing it must export again
             plain["model_source"] = source_digest(self.model)
+        if self.operators is not None:  # the export was checked against this list's content
+            plain["operators"] = hashlib.sha256(Path(self.operators).read_bytes()).hexdigest() \
+                if Path(self.operators).is_file() else str(self.operators)
         h.update(json.dumps(plain, sort_keys=True, default=str).encode())
         for group in ("masks", "channel_masks"):
             for name, arr in sorted((getattr(self, group) or {}).items()):
