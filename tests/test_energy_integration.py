@@ -72,7 +72,7 @@ def _linear_energy(a, b):          # P(t) = 2 + 0.1 (t - 100)
 def test_intervals_from_events():
     ivs = intervals_from_events(EVENTS)
     kinds = [(i.kind, i.name, i.task) for i in ivs]
-    assert ("session", "s1", None) in kinds and ("task", "task 1", 1) in kinds
+    assert ("session", "s1", None) in kinds and ("task", "task 2", 1) in kinds
     assert [i.phase for i in ivs if i.kind == "phase"] == ["training", "evaluation", "swapping", "training"]
     assert all(i.session_id == "s1" and i.closed for i in ivs)
 
@@ -82,7 +82,7 @@ def test_phase_attribution_matches_analytic_energy(tmp_path):
     rows = attribute_energy(tr, EVENTS, idle_w=0.5)
     by = {(r.kind, r.name, r.task): r for r in rows}
     assert by[("session", "s1", None)].energy_j == pytest.approx(25.0, rel=1e-6)
-    assert by[("task", "task 0", 0)].energy_j == pytest.approx(_linear_energy(100, 106), rel=1e-6)
+    assert by[("task", "task 1", 0)].energy_j == pytest.approx(_linear_energy(100, 106), rel=1e-6)
     train0 = by[("phase", "training", 0)]
     assert train0.energy_j == pytest.approx(_linear_energy(100, 105), rel=1e-6)
     assert train0.train_samples == 600

@@ -10,6 +10,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from pipeline.cli.options import serial_option
+
 vphone_app = typer.Typer(help="Virtual phones (simulated devices on loopback adb).", no_args_is_help=True)
 _out = Console()
 
@@ -25,7 +27,7 @@ def devices() -> None:
 
 
 def push(manifest: Path = typer.Argument(..., exists=True, dir_okay=False, help="export manifest.json"),
-         serial: Optional[str] = typer.Option(None, "--serial", "-s", help="device serial (default: ANDROID_SERIAL or the only device)"),
+         serial: Optional[str] = serial_option(),
          name: Optional[str] = typer.Option(None, help="folder under <storage>/models (default: the manifest's folder name)")) -> None:
     """Deploy an export: push changed files, verify sha256 on the device, rename into place."""
     from android_harness.deploy import deploy
@@ -39,7 +41,7 @@ def push(manifest: Path = typer.Argument(..., exists=True, dir_okay=False, help=
 
 
 def shell(command: List[str] = typer.Argument(None, help="command and arguments (quoted for the device shell)"),
-          serial: Optional[str] = typer.Option(None, "--serial", "-s"),
+          serial: Optional[str] = serial_option(),
           timeout: float = typer.Option(600.0, help="seconds")) -> None:
     """Run one command on the device; prints its stdout/stderr and exits with its exit code."""
     from android_harness.android_device import AndroidDevice
@@ -67,15 +69,19 @@ def vphone_start(preset: str = typer.Option("pixel7", help="phone preset (pixel7
 
 @vphone_app.command("stop")
 def vphone_stop(which: Optional[str] = typer.Argument(None, help="serial or port; omit with --all"),
-                all_: bool = typer.Option(False, "--all", help="stop every vphone")) -> None:
-    """Stop a virtual phone by PID (and disconnect it from adb)."""
+                all_: bool = typer.Option(False, "--all", help="stop every vphone"),
+                keep: bool = typer.Option(False, "--keep", help="keep the phone's home folder (its files, "
+                                          "sessions and logs) instead of removing it")) -> None:
+    """Stop a virtual phone by PID (and disconnect it from adb); its home folder is removed unless --keep."""
     from android_harness.vphone import find, status, stop
+    from android_harness.vphone.manager import remove_home
 
     if not which and not all_:
         raise typer.BadParameter("give a serial/port or --all")
     for info in status() if all_ else [find(which or "")]:
         stop(info)
-        print(f"stopped {info.serial} (pid {info.pid})")
+        gone = not keep and remove_home(info)
+        print(f"stopped {info.serial} (pid {info.pid})" + (f"; removed {info.home}" if gone else f"; kept {info.home}"))
 
 
 @vphone_app.command("status")

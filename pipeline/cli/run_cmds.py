@@ -9,6 +9,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from pipeline.cli.options import serial_option
+
 _out = Console()
 
 
@@ -27,19 +29,21 @@ def device_for(serial: str | None, use_vphone: bool, preset: str = "pixel7") -> 
 
 
 def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experiment spec"),
-        serial: Optional[str] = typer.Option(None, "--serial", "-s", help="device serial (default: spec, ANDROID_SERIAL or the only device)"),
+        serial: Optional[str] = serial_option("device serial (default: device.serial, ANDROID_SERIAL or the only device)"),
         use_vphone: bool = typer.Option(False, "--vphone", help="run on a virtual phone started for this run"),
         out: Path = typer.Option(Path("results"), "--out", help="folder the results/<name>-<time>/ folder goes into"),
         runtime: Optional[str] = typer.Option(None, "--runtime", help="executorch or ort (default: the spec's export.runtime)"),
-        em_policy: str = typer.Option("balanced", "--em-policy", help="balanced (Miro) or reservoir (the host trainer's buffer)")) -> None:
+        em_policy: str = typer.Option("balanced", "--em-policy", help="balanced (Miro) or reservoir (the host trainer's buffer)"),
+        set_: list[str] = typer.Option([], "--set", help="override a spec key, e.g. --set train.epochs=2 (repeatable)")) -> None:
     """Export (cached) -> deploy -> one session per task on the device -> results folder + summary table."""
+    from pipeline.cli.train_cmds import parse_overrides
     from pipeline.config import load_spec
     from pipeline.errors import ConfigError
     from pipeline.experiment import run_experiment
     from pipeline.spec_limits import check_against_data
     from android_harness.cache_dir import edgecl_home
 
-    spec = load_spec(spec_path)
+    spec = load_spec(spec_path, parse_overrides(set_))
     check_against_data(spec, edgecl_home() / "cache")
     if serial and use_vphone:
         raise ConfigError("give --serial or --vphone, not both")
@@ -51,12 +55,22 @@ def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experim
         if spec.miro.enabled:
             from pipeline.miro.run import run_spec_with_miro
 
-            run_spec_with_miro(spec, device, out, runtime=runtime, em_policy=em_policy)
+            folder, _ = run_spec_with_miro(spec, device, out, runtime=runtime, em_policy=em_policy)
         else:
-            run_experiment(spec, device, out, runtime=runtime, em_policy=em_policy)
+            folder = run_experiment(spec, device, out, runtime=runtime, em_policy=em_policy)
+    print_report(folder)
 
 
-def sessions(serial: Optional[str] = typer.Option(None, "--serial", "-s")) -> None:
+def print_report(folder: Path) -> None:
+    """Write the run's HTML report and say where it is (``run``, ``tune`` and ``demo`` end with this)."""
+    from pipeline.report import write_report
+
+    with _out.status("writing the report ..."):
+        files = write_report(folder)
+    _out.print(f"[bold green]report:[/] {files.html}" + (" [dim](simulated)[/]" if files.simulated else ""))
+
+
+def sessions(serial: Optional[str] = serial_option()) -> None:
     """Sessions on the device and their status (running, ok, cancelled, error, stopped)."""
     from android_harness.android_device import AndroidDevice
     from android_harness.session import SessionDriver
@@ -68,7 +82,7 @@ def sessions(serial: Optional[str] = typer.Option(None, "--serial", "-s")) -> No
 
 
 def attach(session_id: str = typer.Argument(..., help="session id (see `edgecl sessions`)"),
-           serial: Optional[str] = typer.Option(None, "--serial", "-s"),
+           serial: Optional[str] = serial_option(),
            out: Optional[Path] = typer.Option(None, "--out", help="pull the session folder here when it ends")) -> None:
     """Reattach to a running session: stream its events from the start to its end."""
     from android_harness.android_device import AndroidDevice
@@ -82,14 +96,25 @@ def attach(session_id: str = typer.Argument(..., help="session id (see `edgecl s
         _out.print(f"pulled into {driver.collect(handle, out / session_id)}")
 
 
-def cancel(session_id: str = typer.Argument(...), serial: Optional[str] = typer.Option(None, "--serial", "-s")) -> None:
-    """Stop a running session cleanly (it checkpoints and writes result.json with status cancelled)."""
+def cancel(session_id: str = typer.Argument(..., help="session id (see `edgecl sessions`)"),
+           serial: Optional[str] = serial_option()) -> None:
+    """Stop a running session cleanly (it checkpoints and writes result.json with status cancelled).
+    A session that already ended, or whose runner is gone, is left alone (exit code 1)."""
     from android_harness.android_device import AndroidDevice
     from android_harness.session import SessionDriver
 
     driver = SessionDriver(AndroidDevice.open(serial))
-    driver.cancel(driver.attach(session_id))
-    _out.print(f"{session_id}: SIGTERM sent")
+    handle = driver.attach(session_id)
+    state = driver.poll(handle)
+    if state.result is not None:
+        _out.print(f"{session_id}: already ended with status {state.result.get('status')!r}; nothing to cancel")
+        raise typer.Exit(1)
+    if not state.alive:
+        _out.print(f"{session_id}: no runner is running it (stopped without result.json); nothing to cancel")
+        raise typer.Exit(1)
+    driver.cancel(handle)
+    _out.print(f"{session_id}: cancel requested (SIGTERM to pid {handle.pid}); it checkpoints and ends with status "
+               f"'cancelled' (follow it with `edgecl attach {session_id}`)")
 
 
 def register(app: typer.Typer) -> None:

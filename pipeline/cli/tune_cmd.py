@@ -78,7 +78,7 @@ def load_miro_json(results_dir: Path) -> dict[str, Any]:
 
 
 def tune(
-    spec_path: Path = typer.Argument(None, metavar="SPEC.toml", help="experiment spec; its [miro] table is used (enabled forced on)"),
+    spec_path: Path = typer.Argument(None, metavar="SPEC.toml", help="experiment spec; its \\[miro] table is used (enabled forced on)"),
     out: Path = typer.Option(None, "--out", help="results folder (default results/<name>-<time>)"),
     show: Path = typer.Option(None, "--show", help="print the decisions of an earlier run's results folder instead"),
 ) -> None:
@@ -90,9 +90,12 @@ def tune(
         raise ConfigError("edgecl tune: give SPEC.toml (or --show RESULTS_DIR)")
     from pipeline.miro.run import run_with_miro
 
+    from pipeline.cli.run_cmds import print_report
+
     results_dir = run_with_miro(spec_path, out, overrides={"miro.enabled": True})
     print_decisions(load_miro_json(results_dir))
     Console().print(f"results: {results_dir}")
+    print_report(results_dir)
 
 
 def register(app: typer.Typer) -> None:

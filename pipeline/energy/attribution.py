@@ -74,7 +74,7 @@ def intervals_from_events(events: Iterable[dict[str, Any]], session_id: str = ""
             tasks[int(e["task"])] = t
         elif typ == "task_end" and int(e["task"]) in tasks:
             k = int(e["task"])
-            out.append(Interval("task", f"task {k}", tasks.pop(k), t, session_id, task=k))
+            out.append(Interval("task", f"task {k + 1}", tasks.pop(k), t, session_id, task=k))
         elif typ == "phase_start":
             phases[(str(e["phase"]), e.get("task"))] = t
         elif typ == "phase_end":
@@ -86,7 +86,7 @@ def intervals_from_events(events: Iterable[dict[str, Any]], session_id: str = ""
         out.append(Interval("phase", phase, t0, last_t, session_id, int(task) if task is not None else None,
                             phase, closed=False))
     for k, t0 in tasks.items():
-        out.append(Interval("task", f"task {k}", t0, last_t, session_id, task=k, closed=False))
+        out.append(Interval("task", f"task {k + 1}", t0, last_t, session_id, task=k, closed=False))
     if session is not None:
         out.append(Interval("session", session[1], session[0], last_t, session[1], closed=False))
     sid = next((i.session_id for i in out if i.kind == "session"), session_id)
