@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 from torch import nn
 
+from models.user_model import build_user_model, is_user_kind
 from pipeline.errors import ConfigError
 
 
@@ -24,6 +25,7 @@ class ModelArgs:
 
 
 Builder = Callable[[ModelArgs], nn.Module]
+_PRUNABLE = (nn.Conv1d, nn.Conv2d, nn.Linear)
 _REGISTRY: dict[str, Builder] = {}
 
 
@@ -47,8 +49,6 @@ def model_names() -> list[str]:
 
 def build_model(kind: str, args: ModelArgs) -> nn.Module:
     """Build a registered model or a user's ``module:Class``; unknown names raise a ``ConfigError``."""
-    from models.user_model import build_user_model, is_user_kind
-
     _load_builtin_models()
     if is_user_kind(kind):
         model = build_user_model(kind, args.args, tuple(args.input_shape), args.num_classes)
@@ -70,9 +70,6 @@ def _checked_maskable(model: nn.Module, names: tuple[str, ...]) -> list[str]:
     if problems:
         raise ConfigError(problems)
     return list(names)
-
-
-_PRUNABLE = (nn.Conv1d, nn.Conv2d, nn.Linear)
 
 
 def prunable_layers(model: nn.Module) -> list[str]:

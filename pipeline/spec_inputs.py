@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from pipeline.config import MODELS
 from pipeline.datasets.registry import CATALOG
 from pipeline.datasets.user_data import USER_KINDS, probe
 from pipeline.errors import ConfigError, DataError
@@ -47,8 +48,6 @@ def _key_problems(spec: "ExperimentSpec") -> list[str]:
                    "or its own units")
     if d.kind == "arrays" and d.seq_len:
         out.append("data.seq_len: not used by kind 'arrays' (samples keep their stored shape)")
-    from pipeline.config import MODELS
-
     if ":" not in m.kind and m.kind not in MODELS:
         out.append(f"model.kind: expected one of {', '.join(map(repr, MODELS))}, or your own 'package.module:Class' "
                    f"/ 'path/to/file.py:Class'; got {m.kind!r}")
@@ -76,10 +75,15 @@ def input_problems(spec: "ExperimentSpec", model: bool = True) -> list[str]:
         return problems + [f"{label.split(' ')[0]}: samples of shape {shape} hold no values"]
     if not model:
         return problems
+    from models.registry import maskable_layers, prunable_layers
     from pipeline.spec_model import build_spec_model
 
     try:
-        build_spec_model(spec.model, shape, classes, label)
+        model = build_spec_model(spec.model, shape, classes, label)
     except ConfigError as exc:
-        problems += exc.problems
+        return problems + exc.problems
+    if spec.sparcl.enabled and spec.sparcl.layers == "auto" and not maskable_layers(model):
+        problems.append(f"model.maskable: SparCL is on but {spec.model.kind!r} has no layer to mask (by default every "
+                        f"Conv/Linear but the first and the classifier; it has {', '.join(prunable_layers(model))}); "
+                        "list the layers in model.maskable")
     return problems

@@ -138,6 +138,15 @@ def test_model_problems_name_the_key(nets_file, model, starts):
     assert any(p.startswith(starts.replace("{f}", str(nets_file))) for p in problems), problems
 
 
+def test_sparcl_on_a_model_with_nothing_to_mask_is_a_spec_error(nets_file):
+    small = {"kind": f"{nets_file}:FeatNet", "args": {"hidden": [8]}}       # two Linears: first and classifier
+    t = table(small, shape=(1, 8, 8)) | {"sparcl": {"enabled": True}}
+    (p,) = pytest.raises(ConfigError, parse_spec, t).value.problems
+    assert p.startswith("model.maskable: SparCL is on but") and "layers.0, out" in p
+    t["model"]["maskable"] = ["layers.0"]
+    assert parse_spec(t).model.maskable == ["layers.0"]
+
+
 def test_a_file_that_does_not_import_is_named(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("import torch\nclass Net(torch.nn.Module):\n    def __init__(self)\n")
