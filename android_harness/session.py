@@ -341,7 +341,7 @@ class SessionDriver:
 def _describe(handle: SessionHandle, ev: dict) -> str:
     sid = handle.session_id
     if ev["type"] == "epoch":
-        return f"{sid} task {ev['task']} epoch {ev['epoch'] + 1} loss {ev['loss']:.3f}"
+        return f"{sid} task {ev['task'] + 1} epoch {ev['epoch'] + 1} loss {ev['loss']:.3f}"
     if ev["type"] == "eval":
-        return f"{sid} after task {ev['after_task']}: task {ev['task']} class-IL {ev['class_il']:.1f}%"
+        return f"{sid} after task {ev['after_task'] + 1}: task {ev['task'] + 1} class-IL {ev['class_il']:.1f}%"
     return f"{sid} {ev['type']}"

@@ -1,11 +1,13 @@
-"""Models by short name. Every builder takes the same arguments, so a spec picks one by ``kind``."""
+"""Models by short name, or a user's class by import path (``models.user_model``). Every builder takes
+the same arguments, so a spec picks one by ``kind``."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
 from torch import nn
 
+from models.user_model import build_user_model, is_user_kind
 from pipeline.errors import ConfigError
 
 
@@ -18,9 +20,12 @@ class ModelArgs:
     norm: str = "none"
     width: int = 0
     hidden: tuple[int, ...] = (100, 100)
+    args: dict[str, Any] = field(default_factory=dict)   # a user model's constructor arguments
+    maskable: tuple[str, ...] = ()                         # layers SparCL masks, overriding the model's own list
 
 
 Builder = Callable[[ModelArgs], nn.Module]
+_PRUNABLE = (nn.Conv1d, nn.Conv2d, nn.Linear)
 _REGISTRY: dict[str, Builder] = {}
 
 
@@ -43,16 +48,39 @@ def model_names() -> list[str]:
 
 
 def build_model(kind: str, args: ModelArgs) -> nn.Module:
-    """Build a registered model; unknown names raise a ``ConfigError`` listing the known ones."""
+    """Build a registered model or a user's ``module:Class``; unknown names raise a ``ConfigError``."""
     _load_builtin_models()
-    if kind not in _REGISTRY:
-        raise ConfigError(f"model.kind: unknown model {kind!r} (known: {', '.join(model_names())})")
-    return _REGISTRY[kind](args)
+    if is_user_kind(kind):
+        model = build_user_model(kind, args.args, tuple(args.input_shape), args.num_classes)
+    elif kind not in _REGISTRY:
+        raise ConfigError(f"model.kind: unknown model {kind!r} (known: {', '.join(model_names())}, or your own "
+                          "'package.module:Class' / 'path/to/file.py:Class')")
+    else:
+        model = _REGISTRY[kind](args)
+    if args.maskable:
+        model.maskable = _checked_maskable(model, args.maskable)
+    return model
+
+
+def _checked_maskable(model: nn.Module, names: tuple[str, ...]) -> list[str]:
+    modules = dict(model.named_modules())
+    problems = [f"model.maskable[{i}]: {n!r} is not a Conv1d/Conv2d/Linear layer of {type(model).__name__} "
+                f"(those are: {', '.join(prunable_layers(model))})"
+                for i, n in enumerate(names) if not isinstance(modules.get(n), _PRUNABLE)]
+    if problems:
+        raise ConfigError(problems)
+    return list(names)
+
+
+def prunable_layers(model: nn.Module) -> list[str]:
+    """Every Conv1d/Conv2d/Linear layer, in definition order."""
+    return [n for n, m in model.named_modules() if isinstance(m, _PRUNABLE)]
 
 
 def maskable_layers(model: nn.Module) -> list[str]:
-    """Names of the layers SparCL masks by default: each model lists its own in ``maskable``."""
+    """Names of the layers SparCL masks: the model's own ``maskable`` list, else every Conv/Linear but
+    the first (it sees the raw input) and the last (the classifier)."""
     names = getattr(model, "maskable", None)
     if names is None:
-        return [n for n, m in model.named_modules() if isinstance(m, (nn.Conv1d, nn.Conv2d, nn.Linear))][:-1]
+        return prunable_layers(model)[1:-1]
     return list(names)

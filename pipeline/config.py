@@ -16,7 +16,7 @@ from pipeline.config_schema import build, spec_field, to_dict
 from pipeline.spec_limits import static_problems
 from pipeline.errors import ConfigError
 
-DATASETS = ("digits", "fashion_mnist", "mnist", "cifar10", "cifar100", "fsdd", "watch")
+DATASETS = ("digits", "fashion_mnist", "mnist", "cifar10", "cifar100", "fsdd", "watch", "arrays", "ts")
 MODELS = ("mlp", "small_cnn", "resnet18_reduced", "resnet18", "mobilenet", "cnn1d")
 METHODS = ("finetune", "joint", "er", "derpp")
 RUNTIMES = ("executorch", "ort", "torch")
@@ -24,28 +24,37 @@ RUNTIMES = ("executorch", "ort", "torch")
 
 @dataclass
 class DataSpec:
-    """Which real dataset, and how it is cut into class-incremental tasks."""
+    """Which real dataset (a built-in one, or your own: ``arrays`` / ``ts``), and how it is cut into tasks."""
 
     kind: str = spec_field("digits", choices=DATASETS)
     root: Path | None = spec_field(None, must_exist=True, doc="folder with IDX files or CIFAR pickle batches")
+    path: Path | None = spec_field(None, must_exist=True, doc="your data: arrays = an .npz, an .npy or a folder of "
+                                   ".npy files; ts = a <Name>_TRAIN.ts file or its folder")
+    labels: Path | None = spec_field(None, must_exist=True, doc="arrays: the labels' .npy when data.path is one .npy")
+    scale: float = spec_field(1.0, gt=0.0, doc="arrays/ts: raw values are divided by this first (e.g. 255 for 8-bit images)")
     tasks: int = spec_field(5, ge=1, le=100)
     classes_per_task: int = spec_field(2, ge=1, le=100)
     class_order: str = spec_field("natural", choices=("natural", "seeded"))
     test_fraction: float = spec_field(0.25, gt=0.0, lt=1.0, doc="held-out share for sets without a test split")
     max_train_per_class: int = spec_field(0, ge=0, doc="0 = all; caps per-class training samples for quick runs")
     max_test_per_class: int = spec_field(0, ge=0)
-    normalize: bool = spec_field(True)
-    seq_len: int = spec_field(0, ge=0, le=10000, doc="sequence sets: frames per sample (0 = default: fsdd 40 MFCC frames, watch 100 IMU steps)")
+    normalize: bool = spec_field(True, doc="standardise per channel with the training set's mean and std (after scale)")
+    seq_len: int = spec_field(0, ge=0, le=10000, doc="sequence sets: frames per sample (0 = default: fsdd 40 MFCC "
+                              "frames, watch 100 IMU steps, ts the longest series; shorter ones zero-padded)")
 
 
 @dataclass
 class ModelSpec:
-    """Backbone by registry name; options common to every model."""
+    """Backbone: a registry name, or your own ``package.module:Class`` / ``path/to/file.py:Class``."""
 
-    kind: str = spec_field("mlp", choices=MODELS)
+    kind: str = spec_field("mlp", doc=f"one of {', '.join(MODELS)}, or 'package.module:Class' / 'path/file.py:Class'")
     norm: str = spec_field("none", choices=("none", "batch"))
     width: int = spec_field(0, ge=0, doc="0 = the model's default width (e.g. nf=20 for resnet18_reduced)")
     hidden: list[int] = spec_field(default_factory=lambda: [100, 100])
+    args: dict[str, Any] = spec_field(default_factory=dict, doc="your model's constructor arguments (num_classes, "
+                                      "in_channels, in_features, input_shape are filled in from the data if it takes them)")
+    maskable: list[str] = spec_field(default_factory=list, doc="layers SparCL masks; empty = the model's own list, else "
+                                     "every Conv/Linear but the first and the classifier")
 
 
 @dataclass
@@ -206,7 +215,9 @@ def _cross_checks(spec: ExperimentSpec) -> list[str]:
         problems.append("miro.em_sizes: expected at least one candidate EM size")
     if spec.miro.enabled and not spec.miro.sb_sizes:
         problems.append("miro.sb_sizes: expected at least one candidate SB size")
-    return problems
+    from pipeline.spec_inputs import input_problems  # data files and the model: torch, so imported when needed
+
+    return problems + input_problems(spec, model=not any(p.startswith("model.") for p in problems))
 
 
 def parse_spec(table: dict[str, Any], source: str = "spec") -> ExperimentSpec:

@@ -41,6 +41,8 @@ def _type_name(tp: Any) -> str:
     if origin is list:
         (arg,) = typing.get_args(tp) or (Any,)
         return f"list of {_type_name(arg)}"
+    if origin is dict:
+        return "a table"
     if tp is type(None):
         return "nothing"
     return getattr(tp, "__name__", str(tp))
@@ -73,6 +75,11 @@ def _coerce(value: Any, tp: Any, key: str, problems: list[str]) -> Any:
             problems.append(f"{key}: expected {_type_name(tp)}, got {type(value).__name__} {value!r}")
             return None
         return [_coerce(v, arg, f"{key}[{i}]", problems) for i, v in enumerate(value)]
+    if origin is dict:  # a free-form table (model.args): keys are checked by whoever consumes it
+        if not isinstance(value, dict):
+            problems.append(f"{key}: expected a table, got {type(value).__name__} {value!r}")
+            return None
+        return dict(value)
     if tp is Any:
         return value
     if tp is float:
@@ -155,6 +162,8 @@ def to_dict(obj: Any) -> Any:
         return {f.name: to_dict(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
     if isinstance(obj, list):
         return [to_dict(v) for v in obj]
+    if isinstance(obj, dict):
+        return {k: to_dict(v) for k, v in obj.items()}
     if isinstance(obj, Path):
         return str(obj)
     return obj

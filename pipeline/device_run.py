@@ -22,6 +22,7 @@ from android_harness.device.backends.manifest import MANIFEST_FORMAT
 from android_harness.device.fileio import sha256_file
 from android_harness.device.session_spec import SessionSpec
 from android_harness.session import REMOTE_RUNNER
+from models.user_model import model_label
 from pipeline.config import ExperimentSpec, ReplaySpec
 from pipeline.experiment_prep import DataInfo, export_request, session_spec, write_shards
 from pipeline.miro.tuner import TaskInfo
@@ -112,7 +113,7 @@ class DeviceRun:
         from pipeline.export import export_program
 
         req = export_request(spec, self.data, self.runtime)
-        folder = cache / "exports" / f"{spec.model.kind}-{self.runtime}-{req.cache_key()}"
+        folder = cache / "exports" / f"{model_label(spec.model.kind)}-{self.runtime}-{req.cache_key()}"
         export_program(req, folder)
         deploy(self.device, folder / "manifest.json", name=folder.name, show_progress=progress)
         return f"models/{folder.name}"

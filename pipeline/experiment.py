@@ -194,7 +194,7 @@ def run_experiment(spec: ExperimentSpec, device: AndroidDevice, out_dir: str | P
             t0 = time.perf_counter()
             result, energy, note = run_session(run, ss, folder / "sessions" / sid, progress)
             if result["status"] != "ok":
-                raise SessionError("died", f"task {t}: runner ended with status {result['status']}: {result.get('error')}", sid)
+                raise SessionError("died", f"task {t + 1}: runner ended with status {result['status']}: {result.get('error')}", sid)
             run.last_checkpoint = result["checkpoint"]
             runs.append(TaskRun(t, sid, replay, result, time.perf_counter() - t0, energy, [note] if note else []))
             journal.task_done(run, runs[-1])
@@ -246,6 +246,6 @@ def summary_table(summary: dict) -> Table:
         table.add_column(col, justify="right")
     for t in summary["tasks"]:
         r = t["replay"]
-        table.add_row(str(t["task"]), str(r["em_size"]), str(r["sb_size"]), f"{r['swap_ratio']:g}", f"{t['class_il']:.2f}",
+        table.add_row(str(t["task"] + 1), str(r["em_size"]), str(r["sb_size"]), f"{r['swap_ratio']:g}", f"{t['class_il']:.2f}",
                       f"{t['seconds']:.1f}", "-" if t["energy_j"] is None else f"{t['energy_j']:.2f}")
     return table

@@ -15,10 +15,11 @@ import torch
 
 from android_harness.device.cl_step import rows_per_step
 from android_harness.device.session_spec import ReplayConfig, SessionSpec, SparclConfig, TrainConfig
-from models import ModelArgs, build_model
 from pipeline.config import ExperimentSpec, ReplaySpec
 from pipeline.datasets import load_dataset, split_from_spec, write_task_shards
+from pipeline.datasets.user_data import fingerprint
 from pipeline.errors import ConfigError
+from pipeline.spec_model import build_spec_model
 
 
 @dataclass
@@ -30,7 +31,9 @@ class DataInfo:
 
 
 def data_digest(spec: ExperimentSpec) -> str:
-    blob = json.dumps({"data": spec.to_dict()["data"], "seed": spec.seed}, sort_keys=True).encode()
+    files = fingerprint(spec.data)   # your own data: its files' contents, so edits are not served from the cache
+    blob = json.dumps({"data": spec.to_dict()["data"], "seed": spec.seed} | ({"files": files} if files else {}),
+                      sort_keys=True).encode()
     return hashlib.sha256(blob).hexdigest()[:16]
 
 
@@ -69,8 +72,7 @@ def sparcl_config(spec: ExperimentSpec) -> SparclConfig:
 def initial_model(spec: ExperimentSpec, data: DataInfo) -> torch.nn.Module:
     """The model the host trainer starts from (same seed, same builder)."""
     torch.manual_seed(spec.seed)
-    m = spec.model
-    return build_model(m.kind, ModelArgs(data.input_shape, data.num_classes, m.norm, m.width, tuple(m.hidden)))
+    return build_spec_model(spec.model, data.input_shape, data.num_classes, f"data.kind {spec.data.kind!r}")
 
 
 def export_request(spec: ExperimentSpec, data: DataInfo, runtime: str):
@@ -90,7 +92,8 @@ def export_request(spec: ExperimentSpec, data: DataInfo, runtime: str):
     return ExportRequest(
         model=m.kind, input_shape=data.input_shape, num_classes=data.num_classes, batch_size=rows_per_step(train_config(spec)),
         runtime=runtime, optimizer=tr.optimizer, lr=tr.lr, momentum=tr.momentum, weight_decay=tr.weight_decay,
-        norm=m.norm, width=m.width, hidden=tuple(m.hidden), seed=spec.seed, masks=masks,
+        norm=m.norm, width=m.width, hidden=tuple(m.hidden), args=dict(m.args), maskable=tuple(m.maskable),
+        seed=spec.seed, masks=masks,
         state_dict={k: v.detach().clone() for k, v in model.state_dict().items()}, fast_passes=spec.export.fast_passes,
         spec_hash=spec.digest())
 

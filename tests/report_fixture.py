@@ -67,12 +67,21 @@ def _phase_power(events: list[dict]):
     return watts
 
 
-def make_results(folder: Path, simulated: bool = True, charging_in_session: bool = False) -> Path:
+def make_results(folder: Path, simulated: bool = True, charging_in_session: bool = False, miro: bool = True) -> Path:
+    """``miro=False``: a run without Miro (no miro.json, no profiling session, spec says miro off)."""
+    from pipeline.config import parse_spec
+
     folder.mkdir(parents=True, exist_ok=True)
     profile = {"serial": "127.0.0.1:5555", "model": "Pixel 7 (edgecl vphone)", "simulated": simulated,
+               "fingerprint": "edgecl/panther/panther:vphone/pixel7/sdk34:user/simulated", "sdk": 34,
+               "abi": "arm64-v8a", "power_supply_dir": "/sys/class/power_supply/battery",
                "current_unit": "uA", "current_positive_when": "charging", "voltage_unit": "uV",
                "convention_source": "inferred from current_now=-512000 with status=Discharging"}
-    (folder / "env.json").write_text(json.dumps({"git": "abc123", "simulated": simulated, "device": {"profile": profile}}))
+    spec = parse_spec({"name": "demo", "data": {"tasks": 2}, "export": {"runtime": "ort"},
+                       "sparcl": {"enabled": True}, "miro": {"enabled": miro}}).to_dict()
+    (folder / "spec.json").write_text(json.dumps(spec))
+    (folder / "env.json").write_text(json.dumps({"git_revision": "abc123", "simulated": simulated, "runtime": "ort",
+                                                 "device_profile": profile}))
     (folder / "summary.json").write_text(json.dumps({"name": "demo"}))
     idle = folder / "idle"
     idle.mkdir()
@@ -80,7 +89,7 @@ def make_results(folder: Path, simulated: bool = True, charging_in_session: bool
     main = _events("s-main", 1000.0, [(0, "training", 4.0, 200), (0, "evaluation", 1.0, 0),
                                       (1, "swapping", 1.0, 0), (1, "training", 4.0, 200), (1, "evaluation", 1.5, 0)])
     prof = _events("s-prof-1", 1014.0, [(1, "profiling", 2.0, 40)])
-    for sid, evs in (("s-main", main), ("s-prof-1", prof)):
+    for sid, evs in (("s-main", main), ("s-prof-1", prof))[: 2 if miro else 1]:
         d = folder / "sessions" / sid
         d.mkdir(parents=True)
         (d / "session.json").write_text(json.dumps({"session_id": sid, "kind": "profiling" if "prof" in sid else "task"}))
@@ -89,11 +98,12 @@ def make_results(folder: Path, simulated: bool = True, charging_in_session: bool
         status = (lambda t: "Charging" if 1005.2 < t < 1005.8 else "Discharging") if charging_in_session and sid == "s-main" \
             else (lambda t: "Discharging")
         (d / "power.csv").write_text(_power_csv(t0, t1, _phase_power(evs), status))
-    miro = {"simulated": simulated, "overhead": {"profiling_energy_j": 5.0, "profiling_seconds": 2.0},
+    miro_json = {"simulated": simulated, "overhead": {"profiling_energy_j": 5.0, "profiling_seconds": 2.0},
             "tasks": [{"task": 1, "profiled": True, "chosen": {"key": "em200-sb20"},
                        "runs": [{"candidate": {"key": "em200-sb20"}, "accuracy": 0.71, "energy_j": 5.0, "seconds": 2.0,
                                  "epochs": 1, "proxy_energy": 220},
                                 {"candidate": {"key": "em100-sb10"}, "accuracy": 0.64, "energy_j": 3.1, "seconds": 1.5,
                                  "epochs": 1, "proxy_energy": 110}]}]}
-    (folder / "miro.json").write_text(json.dumps(miro))
+    if miro:
+        (folder / "miro.json").write_text(json.dumps(miro_json))
     return folder

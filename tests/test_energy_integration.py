@@ -77,7 +77,7 @@ def _linear_energy(a, b):          # P(t) = 2 + 0.1 (t - 100)
 def test_event_groups_without_power():
     gs = event_groups(EVENTS)
     kinds = [(g.kind, g.name, g.task) for g in gs]
-    assert ("session", "s1", None) in kinds and ("task", "task 1", 1) in kinds
+    assert ("session", "s1", None) in kinds and ("task", "task 2", 1) in kinds
     assert [g.name for g in gs if g.kind == "phase"] == ["training", "evaluation", "swapping", "training", "overhead"]
     assert all(g.closed for g in gs)
 
@@ -87,7 +87,7 @@ def test_phase_attribution_matches_analytic_energy(tmp_path):
     rows = _rows(tr, EVENTS, idle=IDLE)
     by = {(r.kind, r.name, r.task): r for r in rows}
     assert by[("session", "s1", None)].energy_j == pytest.approx(25.0, rel=1e-6)
-    assert by[("task", "task 0", 0)].energy_j == pytest.approx(_linear_energy(100, 106), rel=1e-6)
+    assert by[("task", "task 1", 0)].energy_j == pytest.approx(_linear_energy(100, 106), rel=1e-6)
     train0 = by[("phase", "training", 0)]
     assert train0.energy_j == pytest.approx(_linear_energy(100, 105), rel=1e-6)
     assert train0.train_samples == 600 and train0.source == "current_samples"

@@ -83,7 +83,7 @@ def test_a_paused_runner_is_not_billed_as_training():
     train = by[("phase", "training")][0]
     assert train.duration_s == pytest.approx(10.0)
     assert train.energy_j == pytest.approx(prof.energy(100, 105) + prof.energy(110, 115), rel=0.01)
-    assert by[("task", "task 0")][0].energy_j == pytest.approx(prof.energy(100, 115), rel=0.01)
+    assert by[("task", "task 1")][0].energy_j == pytest.approx(prof.energy(100, 115), rel=0.01)
     _assert_sums(m.rows)
 
 

@@ -104,3 +104,63 @@ def test_percent_accuracies_from_the_runner_are_scaled(tmp_path):
     assert data.acc_scale == 100.0
     rep = write_report(folder)
     assert "75.12 %" in (rep.folder / "index.html").read_text()
+
+
+def _dom(chromium: str, page, tmp_path) -> str:
+    cmd = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+           "--disable-component-update", "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}",
+           "--virtual-time-budget=5000", "--dump-dom", page.as_uri()]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120).stdout
+
+
+HEADER_FIELDS = ("spec", "runtime", "data", "model", "method", "replay", "sparcl", "device", "git", "energy")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (apt-get install -y chromium)")
+def test_header_fields_and_no_miro_legend_when_miro_was_off_in_headless_chromium(tmp_path):
+    rep = write_report(make_results(tmp_path / "plain-20261201-090000", miro=False))
+    dom = _dom(CHROMIUM, rep.folder / "index.html", tmp_path)
+    rows = dict(re.findall(r"<tr data-field=\"(\w+)\"><th class=\"l\">[^<]*</th><td class=\"l\">([^<]*)</td></tr>", dom))
+    assert set(rows) == set(HEADER_FIELDS), rows
+    assert rows["spec"] == "demo (seed 0)" and rows["runtime"] == "ort" and rows["git"] == "abc123"
+    assert rows["data"].startswith("digits: 2 tasks x 2 classes (natural order)")
+    assert rows["model"].startswith("mlp (hidden [100, 100], norm none)")
+    assert rows["method"].startswith("derpp: 5 epochs/task")
+    assert rows["replay"].startswith("EM 200, SB 400") and "Miro off" in rows["replay"]
+    assert rows["sparcl"].startswith("sparsity 0.75 (unstructured), TDM on")
+    assert rows["device"].startswith("Pixel 7 (edgecl vphone) (SIMULATED virtual phone), build edgecl/panther")
+    assert rows["energy"].startswith("battery fuel gauge, current_now x voltage_now from /sys/class/power_supply/battery")
+    assert "SIMULATED" in rows["energy"]
+    m = re.search(r'data-images-loaded="([^"]*)"', dom)
+    assert m is not None and m.group(1) == "all:4", m                  # every figure but accuracy vs energy
+    assert "accuracy_vs_energy.png" not in dom and "chosen by Miro" not in dom
+    assert "Miro was off (miro.enabled = false)" in dom
+    assert not (rep.folder / "accuracy_vs_energy.png").exists()
+
+
+def test_tasks_are_numbered_from_one_on_the_page(tmp_path):
+    rep = write_report(make_results(tmp_path / "r"))
+    page = (rep.folder / "index.html").read_text()
+    assert "<td class=l>task 1</td><td>1</td>" in page and "<td class=l>task 2</td><td>2</td>" in page
+    assert "task 0" not in page
+
+
+def test_report_refuses_folders_that_are_not_results_and_leaves_a_trace_folder_alone(tmp_path):
+    import sys
+    from pathlib import Path
+
+    trace = tmp_path / "trace-x"
+    trace.mkdir()
+    files = {"power.csv": "t,current\n", "summary.json": '{"command": "edgecl trace"}', "trace.json": '{"traceEvents": []}'}
+    for name, text in files.items():
+        (trace / name).write_text(text)
+    other = tmp_path / "project"
+    other.mkdir()
+    res = subprocess.run([sys.executable, "-m", "pipeline.cli.app", "report", str(trace)], capture_output=True,
+                         text=True, timeout=300, cwd=Path(__file__).resolve().parents[1])
+    assert res.returncode == 2 and "is an `edgecl trace` folder" in " ".join(res.stderr.split()), res.stderr
+    assert "Traceback" not in res.stderr
+    assert {p.name: p.read_text() for p in trace.iterdir()} == files                 # nothing rewritten or added
+    with pytest.raises(EdgeclError, match="is not a results folder: it has no sessions/ and no spec.json"):
+        write_report(other)
+    assert list(other.iterdir()) == []

@@ -26,7 +26,7 @@ def test_trace_is_valid_and_has_counter_and_slices(trace):
     names = {(e["name"], e["args"]["name"]) for e in evs if e["ph"] == "M"}
     assert ("process_name", "edgecl device (simulated)") in names
     assert {("thread_name", "sessions"), ("thread_name", "tasks"), ("thread_name", "phases")} <= names
-    train = next(e for e in evs if e["ph"] == "X" and e["name"] == "training (task 0)")
+    train = next(e for e in evs if e["ph"] == "X" and e["name"] == "training (task 1)")
     assert train["dur"] == pytest.approx(4e6) and train["args"]["energy_j"] > 0
     assert min(e["ts"] for e in evs if "ts" in e) == 0
     json.dumps(trace, allow_nan=False)

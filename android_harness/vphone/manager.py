@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -132,3 +133,17 @@ def stop(info: VphoneInfo, server: ServerAddress | None = None, disconnect_adb: 
             os.kill(info.pid, signal.SIGKILL)
     with_state = state_dir(base) / f"{info.port}.json"
     with_state.unlink(missing_ok=True)
+
+
+def remove_home(info: VphoneInfo) -> bool:
+    """Delete a stopped vphone's home folder (35-40 MB of files, sessions, logs); True if removed. Only a
+    folder that is a vphone home (its props.json says edgecl.vphone = 1) is touched, never a live phone's."""
+    home = Path(info.home)
+    try:
+        props = json.loads((home / "props.json").read_text())
+    except (OSError, ValueError):
+        return False
+    if info.alive() or props.get("edgecl.vphone") != "1":
+        return False
+    shutil.rmtree(home, ignore_errors=True)
+    return not home.exists()

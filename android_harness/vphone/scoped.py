@@ -10,7 +10,7 @@ from rich.console import Console
 
 from android_harness.adb import Adb, ServerAddress, start_private_server
 from android_harness.android_device import AndroidDevice
-from android_harness.vphone.manager import free_port, start, stop
+from android_harness.vphone.manager import free_port, remove_home, start, stop
 from android_harness.vphone.presets import DEFAULT_PRESET
 
 SERVER_STOP_TIMEOUT_S = 10.0
@@ -32,5 +32,6 @@ def scoped_vphone(preset: str = DEFAULT_PRESET, console: Console | None = None) 
     finally:
         if info is not None:
             stop(info, server)
+            remove_home(info)
         server_proc.kill()
         server_proc.wait(timeout=SERVER_STOP_TIMEOUT_S)

@@ -23,7 +23,6 @@ import numpy as np
 import torch
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from models import ModelArgs, build_model
 from pipeline.cl.methods import Batch, Method, method_class
 from pipeline.cl.metrics import empty_matrix, task_accuracies
 from pipeline.cl.policy import StepInfo, TrainingPolicy
@@ -31,6 +30,7 @@ from pipeline.cl.results import CLResult, TaskCost
 from pipeline.cl.sampling import epoch_batches, iterations_per_epoch
 from pipeline.config import ExperimentSpec
 from pipeline.datasets import Task, load_dataset, split_from_spec
+from pipeline.spec_model import build_spec_model
 
 EVAL_BATCH = 512
 
@@ -65,9 +65,7 @@ class HostTrainer:
         self.rng = seed_everything(spec.seed)
         self.dataset = load_dataset(spec.data, spec.seed)
         self.tasks: list[Task] = split_from_spec(self.dataset, spec.data, spec.seed)
-        m = spec.model
-        self.model = build_model(m.kind, ModelArgs(self.dataset.input_shape, self.dataset.num_classes, m.norm, m.width,
-                                                   tuple(m.hidden)))
+        self.model = build_spec_model(spec.model, self.dataset.input_shape, self.dataset.num_classes)
         self.method: Method = method_class(spec.train.method)(
             self.model, make_optimizer(self.model, spec.train), self.policy, spec.train,
             np.random.default_rng([spec.seed, 1]))

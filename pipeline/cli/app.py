@@ -27,6 +27,7 @@ _CLI_MODULES = (
     "pipeline.cli.demo_cmd",
     "pipeline.cli.tune_cmd",
     "pipeline.cli.sweep_cmd",
+    "pipeline.cli.doctor_cmd",
 )
 
 
@@ -59,8 +60,13 @@ _register_all()
 
 
 @app.callback()
-def _root() -> None:
+def _root(verbose: bool = typer.Option(False, "--verbose", "-v", help="show torch/ExecuTorch/ONNX's own warnings "
+                                       "and log lines (silenced by default)")) -> None:
     """Sparse continual learning on Android phones: export training programs, run them over adb, measure energy."""
+    if not verbose:
+        from pipeline.cli.options import quiet_third_party
+
+        quiet_third_party()
 
 
 def main() -> None:

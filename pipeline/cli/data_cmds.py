@@ -5,6 +5,7 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from pipeline.datasets import CATALOG, availability, load_raw
@@ -25,7 +26,7 @@ def datasets(
     for name, info in CATALOG.items():
         ok, where = availability(name, root if (root is not None and info.package is None) else None)
         row = [name, str(info.num_classes), "x".join(map(str, info.sample_shape)),
-               "[green]yes[/]" if ok else "[red]no[/]", f"{where}: {info.origin}" if ok else info.origin]
+               "[green]yes[/]" if ok else "[red]no[/]", escape(f"{where}: {info.origin}" if ok else f"{info.origin} ({where})")]
         if load:
             if ok and not (info.needs_root and root is None):
                 ds = load_raw(name, root if info.package is None else None, 0.25, 0)
@@ -33,7 +34,12 @@ def datasets(
             else:
                 row.append("-")
         table.add_row(*row)
-    Console().print(table)
+    console = Console()
+    console.print(table)
+    console.print("your own data: [bold]kind = \"arrays\"[/] (an .npz, an .npy + data.labels, or a folder of .npy: "
+                  "x/y or x_train/y_train/x_test/y_test; N×F, N×C×T or N×C×H×W) or [bold]kind = \"ts\"[/] "
+                  "(UEA/UCR <Name>_TRAIN.ts / _TEST.ts), with data.path; see README \"Bring your own\"",
+                  highlight=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -26,10 +26,10 @@ def demo(
 ) -> None:
     """Start a virtual phone, train a small SparCL model on it with Miro, write the HTML report."""
     from android_harness.vphone.scoped import scoped_vphone
+    from pipeline.cli.run_cmds import print_report
     from pipeline.cli.tune_cmd import load_miro_json, overhead_line
     from pipeline.config import load_spec
     from pipeline.miro.run import run_with_miro
-    from pipeline.report import write_report
 
     if not Path(spec).is_file():
         raise ConfigError(f"{spec}: the demo spec is missing (the demo runs from a checkout of edgecl)")
@@ -41,10 +41,8 @@ def demo(
                   f"on a virtual {preset} [dim](simulated)[/]")
     with scoped_vphone(preset, console) as device:
         results_dir = run_with_miro(spec, out, device=device, console=console)
-        with console.status("writing the report ..."):
-            files = write_report(results_dir)
         console.print(overhead_line(load_miro_json(results_dir)))
-    console.print(f"[bold green]report:[/] {files.html}")
+    print_report(results_dir)
 
 
 def register(app: typer.Typer) -> None:

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from pipeline.cli import pool_opts
+from pipeline.cli.options import serial_option
 
 vphone_app = typer.Typer(help="Virtual phones (simulated devices on loopback adb).", no_args_is_help=True)
 _out = Console()
@@ -34,7 +35,7 @@ def devices(adb_server: Optional[List[str]] = pool_opts.server_option(),
 
 
 def push(manifest: Path = typer.Argument(..., exists=True, dir_okay=False, help="export manifest.json"),
-         serial: Optional[str] = typer.Option(None, "--serial", "-s", help="device serial (default: ANDROID_SERIAL or the only device)"),
+         serial: Optional[str] = serial_option(),
          name: Optional[str] = typer.Option(None, help="folder under <storage>/models (default: the manifest's folder name)")) -> None:
     """Deploy an export: push changed files, verify sha256 on the device, rename into place."""
     from android_harness.deploy import deploy
@@ -47,7 +48,7 @@ def push(manifest: Path = typer.Argument(..., exists=True, dir_okay=False, help=
 
 
 def shell(command: List[str] = typer.Argument(None, help="command and arguments (quoted for the device shell)"),
-          serial: Optional[str] = typer.Option(None, "--serial", "-s"),
+          serial: Optional[str] = serial_option(),
           timeout: float = typer.Option(600.0, help="seconds")) -> None:
     """Run one command on the device; prints its stdout/stderr and exits with its exit code."""
 
@@ -85,11 +86,15 @@ def vphone_start(preset: str = typer.Option("pixel7", help="phone preset (pixel7
 def vphone_stop(which: Optional[str] = typer.Argument(None, help="serial or port; omit with --all"),
                 all_: bool = typer.Option(False, "--all", help="stop every vphone"),
                 adb_server: Optional[str] = typer.Option(None, "--adb-server", help="the adb server it was started on, "
-                                                         "if not edgecl's vphone server")) -> None:
-    """Stop a virtual phone by PID (and disconnect it from adb); the last one also stops edgecl's vphone adb server."""
+                                                         "if not edgecl's vphone server"),
+                keep: bool = typer.Option(False, "--keep", help="keep the phone's home folder (its files, "
+                                          "sessions and logs) instead of removing it")) -> None:
+    """Stop a virtual phone by PID (and disconnect it from adb); its home folder is removed unless --keep.
+    The last one also stops edgecl's vphone adb server."""
     from android_harness.adb import ServerAddress
     from android_harness.private_server import running_server, stop_server
     from android_harness.vphone import find, status, stop
+    from android_harness.vphone.manager import remove_home
 
     if not which and not all_:
         raise typer.BadParameter("give a serial/port or --all")
@@ -100,7 +105,8 @@ def vphone_stop(which: Optional[str] = typer.Argument(None, help="serial or port
             stop(info, disconnect_adb=False)
         else:
             stop(info, server)
-        print(f"stopped {info.serial} (pid {info.pid})")
+        gone = not keep and remove_home(info)
+        print(f"stopped {info.serial} (pid {info.pid})" + (f"; removed {info.home}" if gone else f"; kept {info.home}"))
     if own is not None and not any(i.alive() for i in status()) and stop_server():
         print(f"stopped edgecl's vphone adb server {own[1]} (pid {own[0]})")
 

@@ -19,7 +19,9 @@ def _human(n: float) -> str:
     return f"{n:.1f}P"
 
 
-def export_spec(spec_path: Path, runtime: str | None, out: Path | None, cache: Path, force: bool, fast_passes: bool | None):
+def export_spec(spec_path: Path, runtime: str | None, out: Path | None, cache: Path | None, force: bool,
+                fast_passes: bool | None, operators: Path | None = None):
+    from android_harness.cache_dir import edgecl_home
     from pipeline.config import load_spec
     from pipeline.experiment_prep import export_request, write_shards
     from pipeline.export import export_program
@@ -29,6 +31,7 @@ def export_spec(spec_path: Path, runtime: str | None, out: Path | None, cache: P
     if runtime not in ("executorch", "ort"):
         raise ConfigError(f"--runtime: {runtime!r} cannot be exported (expected executorch or ort)", source=str(spec_path))
     out = out or spec.export.out or Path("exports") / f"{spec.name}-{runtime}"
+    cache = cache or edgecl_home() / "cache"
     console = Console()
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=console, transient=True) as bar:
         task = bar.add_task("preparing task data", total=None)
@@ -37,6 +40,7 @@ def export_spec(spec_path: Path, runtime: str | None, out: Path | None, cache: P
         req = export_request(spec, data, runtime)
         if fast_passes is not None:
             req.fast_passes = fast_passes
+        req.operators = operators
         result = export_program(req, out, progress=lambda msg: bar.update(task, description=msg), force=force)
     _summary(console, result)
     return result
@@ -70,9 +74,13 @@ def register(app: typer.Typer) -> None:
         spec: Path = typer.Argument(..., help="experiment TOML"),
         runtime: str = typer.Option(None, "--runtime", "-r", help="executorch | ort (default: the spec's export.runtime)"),
         out: Path = typer.Option(None, "--out", "-o", help="export folder (default: export.out or exports/<name>-<runtime>)"),
-        cache: Path = typer.Option(Path(".edgecl-cache"), help="where task data shards are cached"),
+        cache: Path = typer.Option(None, help="where task data shards are cached (default: $EDGECL_HOME/cache, "
+                                   "i.e. ~/.cache/edgecl/cache)"),
         force: bool = typer.Option(False, "--force", help="export again even if the folder holds a matching export"),
         fast_passes: bool = typer.Option(None, "--fast-passes/--no-fast-passes", help="override export.fast_passes"),
+        ops: Path = typer.Option(None, "--ops", exists=True, dir_okay=False,
+                                 help="ExecuTorch: check the programs' operators against this list (one name per line, "
+                                      "e.g. the native runner's ops.txt) instead of the Python bindings' registry"),
     ) -> None:
         """Export the spec's training program (+ manifest.json) for an on-device runtime."""
-        export_spec(spec, runtime, out, cache, force, fast_passes)
+        export_spec(spec, runtime, out, cache, force, fast_passes, ops)

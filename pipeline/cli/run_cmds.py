@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from pipeline.cli import pool_opts
+from pipeline.cli.options import serial_option
 
 _out = Console()
 
@@ -37,9 +38,11 @@ def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experim
         runtime: Optional[str] = typer.Option(None, "--runtime", help="executorch or ort (default: the spec's export.runtime)"),
         em_policy: str = typer.Option("balanced", "--em-policy", help="balanced (Miro) or reservoir (the host trainer's buffer)"),
         resume: Optional[Path] = typer.Option(None, "--resume", help="an earlier results folder of this spec: go on from its last completed task"),
-        offline_grace: float = typer.Option(30.0, "--offline-grace", help="several phones: seconds a phone may be offline before its run waits for it")) -> None:
+        offline_grace: float = typer.Option(30.0, "--offline-grace", help="several phones: seconds a phone may be offline before its run waits for it"),
+        set_: list[str] = typer.Option([], "--set", help="override a spec key, e.g. --set train.epochs=2 (repeatable)")) -> None:
     """Export (cached) -> deploy -> one session per task on the device -> results folder + summary table.
     With several phones (--serial A --serial B, --all, device.serials in the spec) the spec runs once on each, in parallel."""
+    from pipeline.cli.train_cmds import parse_overrides
     from pipeline.config import load_spec
     from pipeline.errors import ConfigError
     from pipeline.experiment import run_experiment
@@ -47,7 +50,7 @@ def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experim
     from pipeline.spec_limits import check_against_data
     from android_harness.cache_dir import edgecl_home
 
-    spec = load_spec(spec_path)
+    spec = load_spec(spec_path, parse_overrides(set_))
     check_against_data(spec, edgecl_home() / "cache")
     if (serial or all_devices or connect) and use_vphone:
         raise ConfigError("give --serial/--all/--connect or --vphone, not both")
@@ -76,9 +79,10 @@ def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experim
         if spec.miro.enabled:
             from pipeline.miro.run import run_spec_with_miro
 
-            run_spec_with_miro(spec, device, out, runtime=runtime, em_policy=em_policy, journal=journal)
+            folder, _ = run_spec_with_miro(spec, device, out, runtime=runtime, em_policy=em_policy, journal=journal)
         else:
-            run_experiment(spec, device, out, runtime=runtime, em_policy=em_policy, journal=journal)
+            folder = run_experiment(spec, device, out, runtime=runtime, em_policy=em_policy, journal=journal)
+    print_report(folder)
 
 
 def run_on_pool(spec_path: Path, members: list, out: Path, *, runtime: Optional[str], em_policy: str, miro: bool,
@@ -93,7 +97,16 @@ def run_on_pool(spec_path: Path, members: list, out: Path, *, runtime: Optional[
         raise typer.Exit(130)
 
 
-def sessions(serial: Optional[str] = typer.Option(None, "--serial", "-s")) -> None:
+def print_report(folder: Path) -> None:
+    """Write the run's HTML report and say where it is (``run``, ``tune`` and ``demo`` end with this)."""
+    from pipeline.report import write_report
+
+    with _out.status("writing the report ..."):
+        files = write_report(folder)
+    _out.print(f"[bold green]report:[/] {files.html}" + (" [dim](simulated)[/]" if files.simulated else ""))
+
+
+def sessions(serial: Optional[str] = serial_option()) -> None:
     """Sessions on the device and their status (running, ok, cancelled, error, stopped)."""
     from android_harness.session import SessionDriver
 
@@ -104,7 +117,7 @@ def sessions(serial: Optional[str] = typer.Option(None, "--serial", "-s")) -> No
 
 
 def attach(session_id: str = typer.Argument(..., help="session id (see `edgecl sessions`)"),
-           serial: Optional[str] = typer.Option(None, "--serial", "-s"),
+           serial: Optional[str] = serial_option(),
            out: Optional[Path] = typer.Option(None, "--out", help="pull the session folder here when it ends")) -> None:
     """Reattach to a running session: stream its events from the start to its end."""
     from android_harness.session import SessionDriver
@@ -117,13 +130,24 @@ def attach(session_id: str = typer.Argument(..., help="session id (see `edgecl s
         _out.print(f"pulled into {driver.collect(handle, out / session_id)}")
 
 
-def cancel(session_id: str = typer.Argument(...), serial: Optional[str] = typer.Option(None, "--serial", "-s")) -> None:
-    """Stop a running session cleanly (it checkpoints and writes result.json with status cancelled)."""
+def cancel(session_id: str = typer.Argument(..., help="session id (see `edgecl sessions`)"),
+           serial: Optional[str] = serial_option()) -> None:
+    """Stop a running session cleanly (it checkpoints and writes result.json with status cancelled).
+    A session that already ended, or whose runner is gone, is left alone (exit code 1)."""
     from android_harness.session import SessionDriver
 
     driver = SessionDriver(pool_opts.open_one(serial))
-    driver.cancel(driver.attach(session_id))
-    _out.print(f"{session_id}: SIGTERM sent")
+    handle = driver.attach(session_id)
+    state = driver.poll(handle)
+    if state.result is not None:
+        _out.print(f"{session_id}: already ended with status {state.result.get('status')!r}; nothing to cancel")
+        raise typer.Exit(1)
+    if not state.alive:
+        _out.print(f"{session_id}: no runner is running it (stopped without result.json); nothing to cancel")
+        raise typer.Exit(1)
+    driver.cancel(handle)
+    _out.print(f"{session_id}: cancel requested (SIGTERM to pid {handle.pid}); it checkpoints and ends with status "
+               f"'cancelled' (follow it with `edgecl attach {session_id}`)")
 
 
 def register(app: typer.Typer) -> None:

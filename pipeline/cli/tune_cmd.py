@@ -79,7 +79,7 @@ def load_miro_json(results_dir: Path) -> dict[str, Any]:
 
 
 def tune(
-    spec_path: Path = typer.Argument(None, metavar="SPEC.toml", help="experiment spec; its [miro] table is used (enabled forced on)"),
+    spec_path: Path = typer.Argument(None, metavar="SPEC.toml", help="experiment spec; its \\[miro] table is used (enabled forced on)"),
     out: Path = typer.Option(None, "--out", help="results folder (default results/<name>-<time>)"),
     show: Path = typer.Option(None, "--show", help="print the decisions of an earlier run's results folder instead"),
     serial: Optional[List[str]] = pool_opts.serial_option(),
@@ -109,9 +109,12 @@ def tune(
                         offline_grace=offline_grace)
             return
         device = members[0].open(spec.device.profile)
+    from pipeline.cli.run_cmds import print_report
+
     results_dir = run_with_miro(spec_path, out, device=device, overrides={"miro.enabled": True})
     print_decisions(load_miro_json(results_dir))
     Console().print(f"results: {results_dir}")
+    print_report(results_dir)
 
 
 def register(app: typer.Typer) -> None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from pipeline.datasets.dataset import Dataset, normalize, subsample
 from pipeline.datasets.images import FASHION_MNIST_ROOT, load_cifar, load_digits, load_idx_images
 from pipeline.datasets.sequences import load_fsdd, load_watch
+from pipeline.datasets.user_data import USER_KINDS, load_user_dataset
 from pipeline.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -65,7 +66,26 @@ def availability(kind: str, root: Path | None = None) -> tuple[bool, str]:
     folder = root if root is not None else info.default_root
     if folder is None:
         return False, "no folder given (data.root)"
-    return folder.is_dir(), str(folder)
+    missing = missing_files(kind, Path(folder))
+    return (False, f"{folder}: {missing}") if missing else (True, str(folder))
+
+
+def missing_files(kind: str, folder: Path) -> str:
+    """What a folder dataset lacks in ``folder`` ("" when its files are all there)."""
+    if not folder.is_dir():
+        return "folder does not exist"
+    if kind in ("mnist", "fashion_mnist"):
+        stems = [f"{p}-{k}-ubyte" for p in ("train", "t10k") for k in ("images-idx3", "labels-idx1")]
+        absent = [s for s in stems if not (folder / s).is_file() and not (folder / f"{s}.gz").is_file()]
+        return f"missing {', '.join(absent)}[.gz]" if absent else ""
+    sub = folder / ("cifar-10-batches-py" if kind == "cifar10" else "cifar-100-python")
+    folder = sub if sub.is_dir() else folder
+    if kind == "cifar10":
+        absent = ([] if any(folder.glob("data_batch_*")) else ["data_batch_*"]) + \
+                 ([] if (folder / "test_batch").is_file() else ["test_batch"])
+    else:
+        absent = [n for n in ("train", "test") if not (folder / n).is_file()]
+    return f"missing {', '.join(absent)}" if absent else ""
 
 
 def load_raw(kind: str, root: Path | None, test_fraction: float, seed: int, seq_len: int = 0) -> Dataset:
@@ -87,6 +107,7 @@ def load_raw(kind: str, root: Path | None, test_fraction: float, seed: int, seq_
 
 def load_dataset(data: "DataSpec", seed: int) -> Dataset:
     """Load ``data.kind``, apply the per-class caps and (if ``data.normalize``) training-set standardisation."""
-    ds = load_raw(data.kind, data.root, data.test_fraction, seed, data.seq_len)
+    ds = (load_user_dataset(data, seed) if data.kind in USER_KINDS
+          else load_raw(data.kind, data.root, data.test_fraction, seed, data.seq_len))
     ds = subsample(ds, data.max_train_per_class, data.max_test_per_class, seed)
     return normalize(ds) if data.normalize else ds

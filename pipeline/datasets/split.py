@@ -47,7 +47,7 @@ def split_tasks(ds: Dataset, tasks: int, classes_per_task: int, order: str = "na
     for t, cls in enumerate(classes):
         tr, te = np.isin(ds.y_train, cls), np.isin(ds.y_test, cls)
         if not tr.any() or not te.any():
-            raise ConfigError(f"data: task {t} (classes {cls.tolist()}) has {int(tr.sum())} train / "
+            raise ConfigError(f"data: task {t + 1} (classes {cls.tolist()}) has {int(tr.sum())} train / "
                               f"{int(te.sum())} test samples in {ds.name}; expected both > 0")
         out.append(Task(t, cls.copy(), ds.x_train[tr], ds.y_train[tr], ds.x_test[te], ds.y_test[te]))
     return out

@@ -151,7 +151,7 @@ def build_timeline(events: list[dict[str, Any]], clock: ClockMap, result: dict[s
     for k in sorted({s.task for s in segments if s.task is not None}):
         segs = [s for s in segments if s.task == k]
         unclosed = k in b.unclosed_tasks
-        groups.append(Group("task", f"task {k}", k, min(s.t0 for s in segs), max(s.t1 for s in segs), not unclosed,
+        groups.append(Group("task", f"task {k + 1}", k, min(s.t0 for s in segs), max(s.t1 for s in segs), not unclosed,
                             ["no end event (task_end): cut at the last event"] if unclosed else []))
     notes = ["runner start to end (incl. loading)"] + ([f"{len(runs)} runners (relaunched)"] if len(runs) > 1 else [])
     if not ended:

@@ -1,7 +1,8 @@
 """ExecuTorch export: the training wrapper -> a joint forward+backward ``.pte``, plus an eval ``.pte``.
 
 ``torch.export.export`` -> ``_export_forward_backward(ep, joint_loss_index=0)`` -> passes
-(``et_joint``) -> ``to_edge`` -> passes (``et_edge``) -> ``to_executorch``. The joint program's
+(``et_joint``) -> ``to_edge`` -> passes (``et_edge``) -> ``to_executorch`` -> every operator checked
+against the device runtime's (``operator_check``). The joint program's
 outputs are [loss, logits, norm stats, gradients..., parameters...] (ExecuTorch's training
 convention); the eval program takes x, parameters, running stats and masks as inputs.
 """
@@ -15,6 +16,7 @@ from torch.export import export
 from torch.export.experimental import _export_forward_backward
 
 from pipeline.errors import ExportError
+from pipeline.export.operator_check import check_operators, runtime_operators
 from pipeline.export.pass_manager import PassManager
 from pipeline.export.signature import MODEL_PREFIX, TrainingSignature
 
@@ -50,31 +52,49 @@ def joint_program(wrapper: torch.nn.Module, example: tuple[torch.Tensor, ...], s
     return ep
 
 
-def _to_pte(ep: torch.export.ExportedProgram, passes: PassManager | None, what: str) -> bytes:
+def _decomposed(ep: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
+    """The forward graph decomposed as the joint one is, with layer names kept (for the operator check)."""
+    from torch._decomp import core_aten_decompositions
+
+    return ep.run_decompositions(core_aten_decompositions())
+
+
+def _to_pte(ep: torch.export.ExportedProgram, passes: PassManager | None, what: str,
+            operators: tuple[frozenset[str], str], forward_graph) -> bytes:
     from executorch.exir import to_edge
 
     try:
         edge = to_edge(ep)
         if passes is not None:
             edge = passes.run("et_edge", edge)
-        return edge.to_executorch().buffer
+        program = edge.to_executorch()
     except ExportError:
         raise
     except Exception as exc:
         raise ExportError(f"lowering the {what} program to ExecuTorch failed: {type(exc).__name__}: {exc}") from exc
+    check_operators(program.executorch_program, *operators, what, forward_graph)
+    return program.buffer
 
 
 def export_executorch(wrapper: torch.nn.Module, eval_wrapper: torch.nn.Module, example: tuple[torch.Tensor, ...],
                       eval_example: tuple[torch.Tensor, ...], sig: TrainingSignature, passes: PassManager,
-                      out_dir: Path) -> list[Path]:
-    """Write ``training.pte`` and ``eval.pte`` into ``out_dir``; return their paths."""
+                      out_dir: Path, operators: tuple[frozenset[str], str] | None = None) -> list[Path]:
+    """Write ``training.pte`` and ``eval.pte`` into ``out_dir``; return their paths. ``operators``: the
+    device runtime's operator names and their source (default: the Python bindings' registry)."""
+    operators = operators or runtime_operators()
     joint = joint_program(wrapper, example, sig, passes)
-    train_bytes = _to_pte(joint, passes, "training")
+
+    def training_forward() -> torch.export.ExportedProgram:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=".*were assigned during export.*")
+            return _decomposed(export(wrapper, example, strict=False))
+
+    train_bytes = _to_pte(joint, passes, "training", operators, training_forward)
     try:
         eval_ep = export(eval_wrapper, eval_example, strict=False)
     except Exception as exc:
         raise ExportError(f"torch.export of the eval program failed: {type(exc).__name__}: {exc}") from exc
-    eval_bytes = _to_pte(eval_ep, None, "eval")
+    eval_bytes = _to_pte(eval_ep, None, "eval", operators, lambda: _decomposed(eval_ep))
     paths = []
     for name, blob in ((TRAIN_FILE, train_bytes), (EVAL_FILE, eval_bytes)):
         (out_dir / name).write_bytes(blob)

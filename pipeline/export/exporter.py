@@ -94,10 +94,12 @@ def _export_into(tmp: Path, req: ExportRequest, prepared: PreparedModel, passes:
     files: list[tuple[Path, str]] = []
     if req.runtime == "executorch":
         from pipeline.export.executorch_program import export_executorch
+        from pipeline.export.operator_check import runtime_operators
 
         say("exporting joint forward+backward program (ExecuTorch)")
         ev = EvalWrapper(eval_model, [n for n, _ in eval_model.named_parameters()], eval_buffer_names(eval_model), sig.mask_names)
-        paths = export_executorch(wrapper, ev, example, _eval_example(sig, model, masks), sig, passes, tmp)
+        paths = export_executorch(wrapper, ev, example, _eval_example(sig, model, masks), sig, passes, tmp,
+                                  runtime_operators(req.operators))
         files += list(zip(paths, ("training", "eval")))
     else:
         from pipeline.export.ort_artifacts import export_ort

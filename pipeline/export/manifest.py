@@ -62,7 +62,7 @@ def build_manifest(req: ExportRequest, prepared: PreparedModel, files: list[tupl
         "files": [file_entry(root, p, role) for p, role in files],
         "signature": sig.to_json(),
         "model": {"kind": req.model, "input_shape": list(req.input_shape), "num_classes": req.num_classes,
-                  "norm": req.norm, "width": req.width, "hidden": list(req.hidden)},
+                  "norm": req.norm, "width": req.width, "hidden": list(req.hidden), "args": dict(req.args)},
         "batch_size": req.batch_size,
         "loss": LOSS,
         "optimizer": optimizer,

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -15,6 +16,7 @@ import torch
 from torch import nn
 
 from models import ModelArgs, build_model, maskable_layers
+from models.user_model import is_user_kind, source_digest
 from pipeline.errors import ExportError
 
 RUNTIMES = ("executorch", "ort")
@@ -37,12 +39,15 @@ class ExportRequest:
     norm: str = "none"
     width: int = 0
     hidden: tuple[int, ...] = (100, 100)
+    args: dict[str, Any] = field(default_factory=dict)  # a user model's constructor arguments ([model.args])
+    maskable: tuple[str, ...] = ()  # layers SparCL masks, overriding the model's own list
     seed: int = 0
     masks: dict[str, np.ndarray] | None = None  # layer or parameter name -> 0/1 array of the weight's shape
     channel_masks: dict[str, np.ndarray] | None = None  # layer -> bool keep vector over output channels
     state_dict: dict[str, torch.Tensor] | None = None  # initial weights (else seeded init)
     fast_passes: bool = True
     decompose_maxpool_backward: bool = True
+    operators: Path | None = None  # ExecuTorch: the device runtime's operator list (ops.txt); None = the bindings'
     spec_hash: str = ""
 
     def validate(self) -> None:
@@ -63,6 +68,11 @@ class ExportRequest:
         h = hashlib.sha256()
         plain = {k: v for k, v in vars(self).items() if k not in ("masks", "channel_masks", "state_dict")}
         plain["export_version"] = EXPORT_VERSION
+        if is_user_kind(self.model):  # a user's model file: editing it must export again
+            plain["model_source"] = source_digest(self.model)
+        if self.operators is not None:  # the export was checked against this list's content
+            plain["operators"] = hashlib.sha256(Path(self.operators).read_bytes()).hexdigest() \
+                if Path(self.operators).is_file() else str(self.operators)
         h.update(json.dumps(plain, sort_keys=True, default=str).encode())
         for group in ("masks", "channel_masks"):
             for name, arr in sorted((getattr(self, group) or {}).items()):
@@ -74,7 +84,8 @@ class ExportRequest:
         return h.hexdigest()[:24]
 
     def model_args(self) -> ModelArgs:
-        return ModelArgs(tuple(self.input_shape), self.num_classes, self.norm, self.width, tuple(self.hidden))
+        return ModelArgs(tuple(self.input_shape), self.num_classes, self.norm, self.width, tuple(self.hidden),
+                         dict(self.args), tuple(self.maskable))
 
 
 def _mask_param_name(model: nn.Module, name: str) -> str:

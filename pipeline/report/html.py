@@ -1,7 +1,9 @@
 """The report page: one self-describing HTML file next to its PNG figures and CSV files.
 
 A small script sets ``data-images-loaded`` on <body> once the page has loaded ("all:N" when every
-image decoded, else "missing:<names>"), which is how the headless-browser test checks the figures.
+image decoded, else "missing:<names>"), which is how the headless-browser test checks the figures;
+the header rows carry ``data-field`` ids for the same reason. Tasks are numbered from 1 on the
+page, as ``edgecl train-host`` prints them (files keep docs/contracts.md's 0-based index).
 """
 from __future__ import annotations
 
@@ -40,6 +42,10 @@ FIGURES = (
 )
 
 
+def _task(task: int | None) -> str:
+    return "" if task is None else str(task + 1)
+
+
 def _e(x: Any) -> str:
     return html.escape(str(x))
 
@@ -53,7 +59,7 @@ def _energy_table(rows: list[EnergyRow], sim: str) -> str:
             f"<th>energy J{sim}</th><th>± J (95 %)</th><th class=l>source</th><th>precise</th><th>mean W</th>"
             "<th>above idle J</th><th>train samples</th><th>mJ / sample</th><th class=l>note</th></tr>")
     body = "".join(
-        f"<tr><td class=l>{_e(r.kind)}</td><td class=l>{_e(r.name)}</td><td>{'' if r.task is None else r.task}</td>"
+        f"<tr><td class=l>{_e(r.kind)}</td><td class=l>{_e(r.name)}</td><td>{_task(r.task)}</td>"
         f"<td>{r.duration_s:.2f}</td><td>{_num(r.energy_j)}</td><td>{_num(r.error_j)}</td>"
         f"<td class=l>{_e(r.source)}{'' if r.resolution_s is None else f' ({r.resolution_s:.2g} s)'}</td>"
         f"<td>{'yes' if r.precise else 'no'}</td><td>{_num(r.mean_power_w)}</td>"
@@ -84,8 +90,17 @@ def _quality_table(data: ResultsData) -> str:
     return f"<table>{head}{''.join(body)}</table>"
 
 
+def _header_table(header: list[tuple[str, str, str]]) -> str:
+    rows = "".join(f"<tr data-field='{_e(fid)}'><th class=l>{_e(label)}</th><td class=l>{_e(value)}</td></tr>"
+                   for fid, label, value in header)
+    return f"<h2>Run</h2><table class=header>{rows}</table>"
+
+
 def render_html(data: ResultsData, figures: dict[str, str | None], csv_files: list[str], headline: dict[str, Any],
-                trace_json: str | None) -> str:
+                trace_json: str | None, header: list[tuple[str, str, str]] | None = None,
+                not_drawn: dict[str, str] | None = None) -> str:
+    """The page; ``not_drawn``: figure key -> why it was not drawn (what did not run), said once."""
+    not_drawn = not_drawn or {}
     sim = " (simulated)" if data.simulated else ""
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>edgecl report — {_e(data.folder.name)}</title>"
              f"<style>{CSS}</style></head><body data-simulated='{str(data.simulated).lower()}'>",
@@ -94,6 +109,8 @@ def render_html(data: ResultsData, figures: dict[str, str | None], csv_files: li
         parts.append("<div class=sim>SIMULATED: every figure on this page was measured on an edgecl virtual phone "
                      "(a power model driven by real CPU time), not on a real device. Do not cite these numbers as "
                      "phone measurements.</div>")
+    if header:
+        parts.append(_header_table(header))
     parts.append("<h2>Summary</h2><table>")
     for k, v in headline.items():
         parts.append(f"<tr><th class=l>{_e(k)}</th><td class=l>{_e(v)}</td></tr>")
@@ -105,8 +122,12 @@ def render_html(data: ResultsData, figures: dict[str, str | None], csv_files: li
         name = figures.get(key)
         if name:
             parts.append(f"<figure><img src='{_e(name)}' alt='{_e(caption)}'><figcaption>{_e(caption)}{sim}</figcaption></figure>")
-        else:
+        elif key not in not_drawn:
             parts.append(f"<p class=missing>{_e(caption)}: no data for this figure in this results folder.</p>")
+    if not_drawn:
+        parts.append("<p class=missing id=not-drawn>Not drawn, because that part did not run: "
+                     + "; ".join(f"{_e(dict(FIGURES)[k].split(' (')[0].lower())} ({_e(why)})" for k, why in not_drawn.items())
+                     + ".</p>")
     totals = phase_totals(data.energy_rows)
     if totals:
         parts.append(f"<h2>Energy per phase{sim}</h2><table>" + "".join(

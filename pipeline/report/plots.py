@@ -36,15 +36,15 @@ def accuracy_heatmap(data: ResultsData, out_dir: Path) -> str | None:
     if m is None or m.size == 0:
         return None
     scale = data.acc_scale
-    fig, ax = plt.subplots(figsize=(1.6 + 0.8 * m.shape[1], 1.0 + 0.7 * m.shape[0]))
+    fig, ax = plt.subplots(figsize=(max(5.0, 1.6 + 0.8 * m.shape[1]), 1.0 + 0.7 * max(m.shape[0], 3)))
     im = ax.imshow(np.ma.masked_invalid(m), vmin=0, vmax=scale, cmap="viridis")
     for i in range(m.shape[0]):
         for j in range(m.shape[1]):
             if not np.isnan(m[i, j]):
                 ax.text(j, i, f"{m[i, j]:.1f}" if scale > 1 else f"{m[i, j]:.2f}", ha="center", va="center",
                         color="white" if m[i, j] < 0.6 * scale else "black", fontsize=8)
-    ax.set_xticks(range(m.shape[1]), [f"task {j}" for j in range(m.shape[1])])
-    ax.set_yticks(range(m.shape[0]), [f"after {i}" for i in range(m.shape[0])])
+    ax.set_xticks(range(m.shape[1]), [f"task {j + 1}" for j in range(m.shape[1])])
+    ax.set_yticks(range(m.shape[0]), [f"after {i + 1}" for i in range(m.shape[0])])
     ax.set_xlabel("evaluated on")
     fig.colorbar(im, ax=ax, fraction=0.046, label="class-IL accuracy" + (" (%)" if scale > 1 else ""))
     _title(ax, "Accuracy matrix", data)
@@ -59,7 +59,7 @@ def accuracy_over_time(data: ResultsData, out_dir: Path) -> str | None:
     fig, ax = plt.subplots(figsize=(7, 3.2))
     for task in sorted({int(e["task"]) for e in evals}):
         pts = [(float(e["t"]) - t0, float(e["class_il"])) for e in evals if int(e["task"]) == task]
-        ax.plot(*zip(*pts), marker="o", label=f"task {task}")
+        ax.plot(*zip(*pts), marker="o", label=f"task {task + 1}")
     ax.set_xlabel("time since first session start (s)")
     ax.set_ylabel("class-IL accuracy" + (" (%)" if data.acc_scale > 1 else ""))
     ax.set_ylim(0, data.acc_scale)
@@ -130,7 +130,7 @@ def energy_per_task(data: ResultsData, out_dir: Path) -> str | None:
     bottom = np.zeros(len(tasks))
     for p in phases:
         vals = np.array([joules(t, p) for t in tasks])
-        ax.bar([str(t) for t in tasks], vals, bottom=bottom, color=PHASE_COLORS[p], label=p)
+        ax.bar([str(t + 1) for t in tasks], vals, bottom=bottom, color=PHASE_COLORS[p], label=p)
         bottom += vals
     ax.set_xlabel("task")
     ax.set_ylabel("energy (J)")
@@ -140,9 +140,10 @@ def energy_per_task(data: ResultsData, out_dir: Path) -> str | None:
 
 
 def accuracy_vs_energy(data: ResultsData, out_dir: Path, points: list[dict]) -> str | None:
-    """``points``: {"label", "energy_j", "accuracy", "chosen", "kind"} from tables.run_points."""
+    """``points``: {"label", "energy_j", "accuracy", "chosen", "kind"} from tables.run_points. Drawn only
+    when Miro profiled candidates: the full run alone is one point, with nothing to compare it to."""
     pts = [p for p in points if p.get("energy_j") is not None and p.get("accuracy") is not None]
-    if not pts:
+    if not any(p["kind"] == "candidate" for p in pts):
         return None
     fig, ax = plt.subplots(figsize=(6, 3.6))
     for kind, marker, color in (("candidate", "o", "#8172B2"), ("run", "*", "#C44E52")):
@@ -158,6 +159,7 @@ def accuracy_vs_energy(data: ResultsData, out_dir: Path, points: list[dict]) -> 
             ax.annotate(p["label"], (p["energy_j"], p["accuracy"]), fontsize=6, xytext=(3, 3), textcoords="offset points")
     ax.set_xlabel("energy (J), runner start to end")
     ax.set_ylabel("accuracy" + (" (%)" if data.acc_scale > 1 else ""))
-    ax.legend(fontsize=7, title="circled: chosen by Miro", title_fontsize=7)
+    chosen = any(p.get("chosen") for p in pts)
+    ax.legend(fontsize=7, title="circled: chosen by Miro" if chosen else None, title_fontsize=7)
     _title(ax, "Accuracy vs energy per configuration", data)
     return _save(fig, out_dir, "accuracy_vs_energy.png")

@@ -1,7 +1,9 @@
 """Loading a results folder (docs/contracts.md, "Results folder") into what the report draws.
 
-Everything is optional except the folder itself: a report of a run that died half-way shows what
-there is and says what is missing, rather than failing.
+Everything is optional except the folder itself, which must be a run's results (a ``sessions/``
+folder or ``spec.json``): a report of a run that died half-way shows what there is and says what
+is missing, rather than failing; a folder of something else (an ``edgecl trace`` folder, a
+project folder) is refused before anything is written into it.
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import numpy as np
 
 from android_harness.device.events import read_events
 from pipeline.energy import EnergyRow, IdleBaseline, PowerTrace, idle_baseline, measure_session
-from pipeline.errors import EdgeclError, PowerError
+from pipeline.errors import ConfigError, EdgeclError, PowerError
 
 
 @dataclass
@@ -51,6 +53,8 @@ class ResultsData:
     idle_note: str
     miro: dict[str, Any] | None
     problems: list[str] = field(default_factory=list)
+    spec: dict[str, Any] = field(default_factory=dict)        # spec.json: the resolved experiment spec
+    manifest: dict[str, Any] = field(default_factory=dict)    # export/manifest.json
 
     @property
     def idle_w(self) -> float | None:
@@ -155,10 +159,23 @@ def load_session(folder: Path, profile: dict[str, Any] | None, simulated: bool, 
     return SessionData(folder.name, folder, events, trace, err, rows, spec, result)
 
 
-def load_results(results_dir: str | Path, allow_charging: bool = False) -> ResultsData:
-    folder = Path(results_dir)
+def check_results_folder(folder: Path) -> None:
+    """``ConfigError`` (exit 2) unless ``folder`` holds a run's results."""
     if not folder.is_dir():
         raise EdgeclError(f"results folder {folder} does not exist")
+    if (folder / "sessions").is_dir() or (folder / "spec.json").is_file():
+        return
+    if (folder / "power.csv").is_file() and (folder / "summary.json").is_file():
+        raise ConfigError(f"{folder} is an `edgecl trace` folder (power.csv, summary.json), not a run's results; "
+                          "its trace.json opens in https://ui.perfetto.dev and nothing here is rewritten",
+                          source="edgecl report")
+    raise ConfigError(f"{folder} is not a results folder: it has no sessions/ and no spec.json (expected the "
+                      "results/<name>-<time>/ folder that `edgecl run` prints)", source="edgecl report")
+
+
+def load_results(results_dir: str | Path, allow_charging: bool = False) -> ResultsData:
+    folder = Path(results_dir)
+    check_results_folder(folder)
     problems: list[str] = []
     env = _json(folder / "env.json", problems)
     summary = _json(folder / "summary.json", problems)
@@ -186,4 +203,5 @@ def load_results(results_dir: str | Path, allow_charging: bool = False) -> Resul
         if s.trace_error:
             problems.append(f"session {s.session_id}: {s.trace_error}")
     return ResultsData(folder, simulated, env, summary, profile, sessions, accuracy, acc_source,
-                       idle, idle_note, miro, problems)
+                       idle, idle_note, miro, problems, _json(folder / "spec.json", problems),
+                       _json(folder / "export" / "manifest.json", problems))

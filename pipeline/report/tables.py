@@ -44,7 +44,7 @@ def run_points(data: ResultsData) -> list[dict[str, Any]]:
         chosen = (task.get("chosen") or {}).get("key")
         for run in task.get("runs", []):
             key = (run.get("candidate") or {}).get("key", "?")
-            pts.append({"kind": "candidate", "label": f"t{task.get('task')} {key}", "task": task.get("task"),
+            pts.append({"kind": "candidate", "label": f"task {int(task.get('task', 0)) + 1} {key}", "task": task.get("task"),
                         "config": key, "energy_j": run.get("energy_j"), "accuracy": run.get("accuracy"),
                         "seconds": run.get("seconds"), "chosen": key == chosen, "simulated": data.simulated})
     acc, energy = final_accuracy(data), run_energy_j(data)

@@ -99,7 +99,7 @@ def build_trace_events(data: ResultsData) -> dict[str, Any]:
                     "train_samples": r.train_samples, "j_per_sample": r.j_per_sample, "simulated": r.simulated}
             if r.note:
                 args["note"] = r.note
-            name = f"{r.name} (task {r.task})" if r.kind == "phase" and r.task is not None else r.name
+            name = f"{r.name} (task {r.task + 1})" if r.kind == "phase" and r.task is not None else r.name
             slices[r.kind].append((r.t0, r.t1, {"name": name, "cat": r.kind, "args": args}))
         if not any(r.kind in slices for r in s.rows):   # no power: still show the structure from events
             for g in event_groups(s.events, s.result, s.session_id):

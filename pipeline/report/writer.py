@@ -8,6 +8,7 @@ from typing import Any
 from android_harness.device.fileio import write_text_atomic
 from pipeline.energy import write_energy_csv
 from pipeline.report import plots
+from pipeline.report.header import run_header
 from pipeline.report.html import render_html
 from pipeline.report.results import ResultsData, load_results
 from pipeline.report.tables import (
@@ -35,8 +36,6 @@ def _headline(data: ResultsData) -> dict[str, Any]:
     rows = data.energy_rows
     samples = sum(r.train_samples for r in rows if r.kind == "session")
     out: dict[str, Any] = {
-        "device": "virtual phone (simulated)" if data.simulated else
-                  (data.profile or {}).get("model", "unknown device"),
         "sessions": len(data.sessions),
         "final mean class-IL accuracy": "–" if acc is None else
             (f"{acc:.2f} %" if data.acc_scale > 1 else f"{acc:.4f}") + f"  (from {data.accuracy_source})",
@@ -51,6 +50,18 @@ def _headline(data: ResultsData) -> dict[str, Any]:
     if overhead:
         out[f"Miro profiling{sim}"] = f"{overhead.get('profiling_energy_j', 0.0):.3f} J, " \
                                       f"{overhead.get('profiling_seconds', 0.0):.1f} s"
+    return out
+
+
+def not_drawn(data: ResultsData) -> dict[str, str]:
+    """Figures of parts that did not run in this results folder, and why (said once, not as missing data)."""
+    out: dict[str, str] = {}
+    if not any(t.get("runs") for t in (data.miro or {}).get("tasks", [])):
+        out["accuracy_vs_energy"] = "Miro was off (miro.enabled = false): no candidate configurations to compare" \
+            if not (data.spec.get("miro") or {}).get("enabled") else "Miro profiled no candidates"
+    if (data.spec.get("power") or {}).get("enabled") is False:
+        for key in ("power_over_time", "energy_per_task"):
+            out[key] = "power was not sampled (power.enabled = false)"
     return out
 
 
@@ -71,7 +82,8 @@ def write_report(results_dir: str | Path, allow_charging: bool = False) -> Repor
     tables = write_tables(data, out, points)
     write_energy_csv(data.energy_rows, data.folder / "energy.csv")     # the results folder's own (contracts.md)
     trace = write_trace_json(data, data.folder / "trace.json")
-    page = render_html(data, figures, tables, _headline(data), "../trace.json")
+    page = render_html(data, figures, tables, _headline(data), "../trace.json", run_header(data),
+                       {k: why for k, why in not_drawn(data).items() if figures.get(k) is None})
     html_path = out / "index.html"
     write_text_atomic(html_path, page)
     return ReportFiles(html_path, trace, out, figures, tables, data.simulated)
