@@ -21,7 +21,8 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TransferSpeedColu
 from android_harness.android_device import AndroidDevice
 from android_harness.device.fileio import sha256_file
 from android_harness.shell_quote import quote
-from pipeline.errors import DataError, DeviceError
+from android_harness.device.errors import DataError
+from android_harness.errors import DeviceError
 
 TMP_SUFFIX = ".edgecl-tmp"
 MAX_ATTEMPTS = 3

@@ -1,4 +1,9 @@
-"""Models by short name. Every builder takes the same arguments, so a spec picks one by ``kind``."""
+"""Models by short name. Every builder takes the same arguments, so a spec picks one by ``kind``.
+
+This registry is the one list of model names (``pipeline.config`` validates ``model.kind`` against
+``model_names()``). ``models`` is a leaf: it imports nothing of edgecl, so an unknown name is a
+``KeyError`` here and a ``ConfigError`` at the spec.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -6,7 +11,6 @@ from typing import Callable
 
 from torch import nn
 
-from pipeline.errors import ConfigError
 
 
 @dataclass(frozen=True)
@@ -43,10 +47,10 @@ def model_names() -> list[str]:
 
 
 def build_model(kind: str, args: ModelArgs) -> nn.Module:
-    """Build a registered model; unknown names raise a ``ConfigError`` listing the known ones."""
+    """Build a registered model; an unknown name raises a ``KeyError`` listing the known ones."""
     _load_builtin_models()
     if kind not in _REGISTRY:
-        raise ConfigError(f"model.kind: unknown model {kind!r} (known: {', '.join(model_names())})")
+        raise KeyError(f"model.kind: unknown model {kind!r} (known: {', '.join(model_names())})")
     return _REGISTRY[kind](args)
 
 

@@ -29,7 +29,7 @@ from android_harness.android_device import AndroidDevice
 from android_harness.device.fileio import write_text_atomic
 from android_harness.session import SessionDriver
 from android_harness.shell_quote import quote
-from pipeline.cl.metrics import summarize
+from android_harness.device.metrics import summarize
 from pipeline.config import ExperimentSpec, ReplaySpec
 from pipeline.device_run import DeviceRun, prepare_device_run
 from pipeline.errors import SessionError

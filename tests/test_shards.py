@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from pipeline.datasets.shards import read_header, read_records, read_shard, write_shard
+from android_harness.device.shards import read_header, read_records, read_shard, write_shard
 from pipeline.errors import DataError
 
 
