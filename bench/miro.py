@@ -143,7 +143,7 @@ def main() -> None:
     console = Console()
     console.print(f"[bold]{command}[/]")
 
-    from pipeline.cli.run_cmds import device_for
+    from android_harness.device_choice import device_for
     from pipeline.config import load_spec
     from pipeline.experiment import run_experiment
     from pipeline.miro.candidates import Candidate, build_candidates

@@ -214,6 +214,21 @@ def parse_spec(table: dict[str, Any], source: str = "spec") -> ExperimentSpec:
     return spec
 
 
+def parse_overrides(pairs: list[str]) -> dict[str, Any]:
+    """``key=value`` pairs (``--set``); values are read as TOML (numbers, booleans, lists), else taken as strings."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--set {pair!r}: expected key=value, e.g. train.epochs=2")
+        try:
+            value = tomllib.loads(f"v = {raw}")["v"]
+        except tomllib.TOMLDecodeError:
+            value = raw
+        out[key.strip()] = value
+    return out
+
+
 def load_spec(path: str | Path, overrides: dict[str, Any] | None = None) -> ExperimentSpec:
     """Read and validate a spec file; ``overrides`` are dotted keys (``train.epochs``) set on top."""
     path = Path(path)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import torch
@@ -16,8 +16,9 @@ import torch
 from android_harness.device.session_spec import SessionSpec, device_table
 from android_harness.device.spec_tables import ReplayConfig, SparclConfig, TrainConfig
 from models import ModelArgs, build_model
-from pipeline.config import ExperimentSpec, ReplaySpec
+from pipeline.config import ExperimentSpec
 from pipeline.datasets import load_dataset, split_from_spec, write_task_shards
+from pipeline.task_config import TaskConfig
 
 
 @dataclass
@@ -42,23 +43,6 @@ def write_shards(spec: ExperimentSpec, cache: Path) -> DataInfo:
         write_task_shards(split_from_spec(ds, spec.data, spec.seed), ds, folder)
     meta = json.loads(index.read_text())
     return DataInfo(folder, tuple(meta["input_shape"]), int(meta["num_classes"]), [int(t["index"]) for t in meta["tasks"]])
-
-
-@dataclass(frozen=True)
-class TaskConfig:
-    """What one task session runs beyond the spec's fixed recipe: Miro chooses it per task
-    (EM, SB, swap; SparCL's sparsity and DDR fraction when they are tuned)."""
-
-    replay: ReplaySpec
-    sparsity: float
-    ddr_fraction: float
-
-    @classmethod
-    def from_spec(cls, spec: ExperimentSpec) -> "TaskConfig":
-        return cls(spec.replay, spec.sparcl.sparsity, spec.sparcl.ddr_fraction)
-
-    def to_dict(self) -> dict:
-        return {**asdict(self.replay), "sparsity": self.sparsity, "ddr_fraction": self.ddr_fraction}
 
 
 def initial_model(spec: ExperimentSpec, data: DataInfo) -> torch.nn.Module:

@@ -30,8 +30,9 @@ from pipeline.cl.results import CLResult, TaskCost
 from pipeline.cl.torch_backend import TorchBackend
 from pipeline.config import ExperimentSpec
 from pipeline.errors import SessionError
-from pipeline.experiment_prep import TaskConfig, export_request, session_spec, write_shards
+from pipeline.experiment_prep import export_request, session_spec, write_shards
 from pipeline.sparcl.flops import FlopsObserver, layer_flops
+from pipeline.task_config import TaskConfig
 
 
 class _Observers(EngineObserver):

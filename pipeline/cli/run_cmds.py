@@ -1,9 +1,8 @@
 """``edgecl run SPEC.toml``: the experiment on a device; ``edgecl sessions|attach|cancel`` for running sessions."""
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Optional
 
 import typer
 from rich.console import Console
@@ -12,45 +11,31 @@ from rich.table import Table
 _out = Console()
 
 
-@contextlib.contextmanager
-def device_for(serial: str | None, use_vphone: bool, preset: str = "pixel7") -> Iterator[object]:
-    """The named/only device, or a virtual phone behind a private adb server (both stopped after)."""
-    from android_harness.android_device import AndroidDevice
-
-    if not use_vphone:
-        yield AndroidDevice.open(serial or None)
-        return
-    from android_harness.vphone.scoped import scoped_vphone
-
-    with scoped_vphone(preset, _out) as device:
-        yield device
-
-
 def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experiment spec"),
         serial: Optional[str] = typer.Option(None, "--serial", "-s", help="device serial (default: spec, ANDROID_SERIAL or the only device)"),
         use_vphone: bool = typer.Option(False, "--vphone", help="run on a virtual phone started for this run"),
         out: Path = typer.Option(Path("results"), "--out", help="folder the results/<name>-<time>/ folder goes into"),
         runtime: Optional[str] = typer.Option(None, "--runtime", help="executorch or ort (default: the spec's export.runtime)"),
-        em_policy: str = typer.Option("balanced", "--em-policy", help="balanced (Miro) or reservoir (the host trainer's buffer)")) -> None:
+        set_: list[str] = typer.Option([], "--set", help="override a spec key, e.g. --set train.epochs=2 (repeatable)")) -> None:
     """Export (cached) -> deploy -> one session per task on the device -> results folder + summary table."""
-    from pipeline.config import load_spec
+    from android_harness.device_choice import device_for
+    from pipeline.config import load_spec, parse_overrides
     from pipeline.errors import ConfigError
     from pipeline.experiment import run_experiment
 
-    spec = load_spec(spec_path)
+    overrides = parse_overrides(set_)
+    if runtime is not None:
+        overrides["export.runtime"] = runtime
+    spec = load_spec(spec_path, overrides)
     if serial and use_vphone:
         raise ConfigError("give --serial or --vphone, not both")
-    if runtime not in (None, "executorch", "ort"):
-        raise ConfigError(f"--runtime: expected executorch or ort, got {runtime!r}")
-    if em_policy not in ("balanced", "reservoir"):
-        raise ConfigError(f"--em-policy: expected balanced or reservoir, got {em_policy!r}")
-    with device_for(serial or spec.device.serial, use_vphone or spec.device.vphone, spec.device.vphone_preset) as device:
+    with device_for(serial or spec.device.serial, use_vphone or spec.device.vphone, spec.device.vphone_preset, _out) as device:
         if spec.miro.enabled:
             from pipeline.miro.run import run_spec_with_miro
 
-            run_spec_with_miro(spec, device, out, runtime=runtime, em_policy=em_policy)
+            run_spec_with_miro(spec, device, out)
         else:
-            run_experiment(spec, device, out, runtime=runtime, em_policy=em_policy)
+            run_experiment(spec, device, out)
 
 
 def sessions(serial: Optional[str] = typer.Option(None, "--serial", "-s")) -> None:
