@@ -188,8 +188,7 @@ class Engine:
         self.apply_swap()                                                       # 4.1
         batch = self.rows.build(entries, self.sb, self.em)                     # 4.2, 4.3
         out = backend.forward_backward(batch.inputs)                           # 4.4
-        tdm_on = spec.sparcl.tdm_on
-        g = backend.raw_grads(self.order) if (tdm_on or self.dgm is not None) else {}
+        g = backend.raw_grads(self.order)
         grad_masks = None
         if self.dgm is not None:                                                # 4.5
             if self.dgm.due():
@@ -197,8 +196,7 @@ class Engine:
                 self.trace.masks("dgm", p.task, "step", p.task_step, self.dgm.masks, self.order)
                 self.observer.on_dgm(p.task, p.task_step, g, backend.masks, self.dgm.masks)
             grad_masks = self.dgm.masks
-        if tdm_on:                                                              # 4.6
-            self.g_prev = {n: np.array(g[n], dtype=np.float32, copy=True) for n in self.order}
+        self.g_prev = {n: np.array(g[n], dtype=np.float32, copy=True) for n in self.order}   # 4.6
         backend.apply_update(spec.train.lr, grad_masks)                          # 4.7
         backend.update_norm_stats(out.stats)                                    # 4.8
         if self.dgm is not None:
