@@ -93,6 +93,9 @@ class Engine:
         self.ddr_counts: dict[int, int] = {}
         self.tdm_events: dict = {}
         self.swap = SwapReader(storage)
+        params = set(sig.parameter_names)
+        self.biases = ({n: n[:-len("weight")] + "bias" for n in self.order if n[:-len("weight")] + "bias" in params}
+                       if sp.tdm_on and sp.structured else {})
         self._epoch_t0, self._epoch_swap = time.perf_counter(), (0, 0.0)
 
     # -- a task start (5) ----------------------------------------------------------------------
@@ -164,6 +167,7 @@ class Engine:
         res = tdm_update(self.backend.params(), self.backend.masks, self.g_prev, ev.drop_to, ev.grow_to, sp.tdm_lambda,
                          Stream(self.spec.seed, TDM_GROW, task, epoch), self.order, sp.structured)
         self.backend.set_masks(res.masks, reset={n: res.survivors[n] == 0 for n in self.order})
+        self._zero_dead_biases()
         self.tdm_frozen = ev.freeze
         if self.dgm is not None:
             self.dgm.clear()
@@ -198,6 +202,7 @@ class Engine:
             grad_masks = self.dgm.masks
         self.g_prev = {n: np.array(g[n], dtype=np.float32, copy=True) for n in self.order}   # 4.6
         backend.apply_update(spec.train.lr, grad_masks)                          # 4.7
+        self._zero_dead_biases()
         backend.update_norm_stats(out.stats)                                    # 4.8
         if self.dgm is not None:
             self.dgm.tick()
@@ -224,6 +229,14 @@ class Engine:
         p.iteration += 1                                                        # 4.11
         if spec.step_event_every and p.iteration % spec.step_event_every == 0:
             self.log.emit("step", task=p.task, step=p.iteration, loss=round(float(out.loss), 6))
+
+    def _zero_dead_biases(self) -> None:
+        """Structured TDM: a pruned channel's bias is 0 too, so the channel can be sliced away (docs/semantics.md 8)."""
+        if not self.biases:
+            return
+        current = self.backend.params(list(self.biases.values()))
+        live = {b: self.backend.masks[w].reshape(self.backend.masks[w].shape[0], -1)[:, 0] for w, b in self.biases.items()}
+        self.backend.set_params({b: np.where(live[b] > 0, current[b], np.float32(0)).astype(np.float32) for b in current})
 
     def apply_swap(self) -> None:
         if self.em is not None:

@@ -57,8 +57,8 @@ class TorchBackend(TrainingBackend):
             grads[name] = grads[name] * gm
         self.optimizer.step(self._views, grads, lr)
 
-    def params(self) -> dict[str, np.ndarray]:
-        return {k: v.copy() for k, v in self._views.items()}
+    def params(self, names: list[str] | None = None) -> dict[str, np.ndarray]:
+        return {k: self._views[k].copy() for k in (self._views if names is None else names)}
 
     def set_params(self, values: dict[str, np.ndarray]) -> None:
         for name, value in values.items():

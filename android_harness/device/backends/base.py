@@ -83,8 +83,8 @@ class TrainingBackend(ABC):
         """One optimizer step on the last gradients, each masked layer's multiplied by its grad mask."""
 
     @abstractmethod
-    def params(self) -> dict[str, np.ndarray]:
-        """Current trainable parameters by model name (copies)."""
+    def params(self, names: list[str] | None = None) -> dict[str, np.ndarray]:
+        """Current trainable parameters by model name (copies); ``names`` = only those."""
 
     @abstractmethod
     def set_params(self, values: dict[str, np.ndarray]) -> None: ...

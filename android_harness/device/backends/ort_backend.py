@@ -74,8 +74,8 @@ class OrtBackend(TrainingBackend):
             for name, m in self.masks.items():
                 self._p(name).data = (self._p(name).data * m).astype(np.float32)
 
-    def params(self) -> dict[str, np.ndarray]:
-        return {n: np.array(self._p(n).data) for n in self.signature.parameter_names}
+    def params(self, names: list[str] | None = None) -> dict[str, np.ndarray]:
+        return {n: np.array(self._p(n).data) for n in (self.signature.parameter_names if names is None else names)}
 
     def set_params(self, values: dict[str, np.ndarray]) -> None:
         for name, value in values.items():
