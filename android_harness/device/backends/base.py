@@ -123,6 +123,14 @@ class TrainingBackend(ABC):
         loss = np.float32(np.asarray(outs[0], dtype=np.float32).reshape(()))
         return StepOut(loss, np.asarray(outs[1], dtype=np.float32), [np.asarray(s, dtype=np.float32) for s in outs[2:]])
 
+    def train_step(self, inputs: dict[str, np.ndarray], lr: float,
+                   grad_masks: dict[str, np.ndarray] | None = None) -> StepOut:
+        """One whole program step (4.4, 4.7, 4.8) and nothing of the engine's logic: for parity tests and benches."""
+        out = self.forward_backward(inputs)
+        self.apply_update(lr, grad_masks)
+        self.update_norm_stats(out.stats)
+        return out
+
     def apply_update(self, lr: float, grad_masks: dict[str, np.ndarray] | None = None) -> None:
         self._apply_update(lr, grad_masks)
 
