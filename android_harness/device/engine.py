@@ -191,6 +191,12 @@ class Engine:
         spec, p, backend = self.spec, self.pos, self.backend
         self.apply_swap()                                                       # 4.1
         batch = self.rows.build(entries, self.sb, self.em)                     # 4.2, 4.3
+        r = spec.replay
+        plan = None
+        if (self.em is not None and r.swap_ratio > 0 and len(self.storage) > 0
+                and p.task_step % r.swap_period == 0):                            # 4.10, planned from the rows alone:
+            plan = plan_swap(batch.em_slots, self.em, self.storage, r.swap_ratio, spec.seed, p.task, p.task_step)
+            self.swap.submit(plan)                                              # read while the step computes
         out = backend.forward_backward(batch.inputs)                           # 4.4
         g = backend.raw_grads(self.order)
         grad_masks = None
@@ -215,13 +221,8 @@ class Engine:
                     self.sb.logits[r] = row
         self.trace.write({"k": "step", "task": p.task, "epoch": p.epoch, "step": p.task_step, "ids": batch.ids.tolist(),
                           "loss": loss_bits(out.loss)})
-        r = spec.replay
-        if (self.em is not None and r.swap_ratio > 0 and len(self.storage) > 0
-                and p.task_step % r.swap_period == 0):                            # 4.10
-            plan = plan_swap(batch.em_slots, self.em, self.storage, r.swap_ratio, spec.seed, p.task, p.task_step)
-            if len(plan):
-                self.trace.write({"k": "swap", "task": p.task, "step": p.task_step, "plan": plan.tolist()})
-                self.swap.submit(plan)
+        if plan is not None and len(plan):
+            self.trace.write({"k": "swap", "task": p.task, "step": p.task_step, "plan": plan.tolist()})
         self.observer.on_step(p.task, self.b, out.loss, backend.masks, grad_masks)
         p.epoch_loss_sum += float(out.loss)
         p.epoch_loss_n += 1
