@@ -23,8 +23,7 @@ def _spec():
     return parse_spec({"name": "power2x", "seed": 1,
                        "data": {"kind": "digits", "tasks": 2, "classes_per_task": 2},
                        "model": {"kind": "mlp", "hidden": [512, 512]},   # steps heavy enough for seconds-long windows
-                       "train": {"method": "er", "epochs": EPOCHS, "batch_size": 16, "buffer_batch_size": 16,
-                                 "lr": 0.05, "buffer_size": 50},
+                       "train": {"method": "er", "epochs": EPOCHS, "batch_size": 16, "lr": 0.05},
                        "replay": {"em_size": 50, "sb_size": 200, "swap_ratio": 0.0},
                        "power": {"rate_hz": 10, "idle_seconds": 0}})
 
@@ -40,7 +39,7 @@ def test_twice_the_training_steps_take_about_twice_the_energy(device: AndroidDev
     assert idle_w is not None and idle_w > 0
     energy, above, seconds = {}, {}, {}
     for tag, epochs in (("x1", EPOCHS // 2), ("x2", EPOCHS)):
-        ss = run.session_spec(f"power2x-{tag}", [run.data.tasks[0]], replay=spec.replay, epochs=epochs)
+        ss = run.session_spec(f"power2x-{tag}", [run.data.tasks[0]], epochs=epochs)
         with power_sampling(device, f"{driver.remote_dir(ss.session_id)}/power.csv", 10, tail_s=TAIL_S):
             handle = driver.start(ss)
             result = driver.stream(handle, progress=False)

@@ -94,6 +94,7 @@ class DeviceSpec:
     vphone_preset: str = spec_field("pixel7")
     profile: Path | None = spec_field(None, must_exist=True, doc="TOML overriding probed profile fields")
     checkpoint_every: int = spec_field(0, ge=0, doc="steps between checkpoints, 0 = task end only")
+    trace: bool = spec_field(False, doc="sessions write trace.jsonl (docs/semantics.md 11), for conformance checks")
 
 
 @dataclass

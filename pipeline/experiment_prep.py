@@ -71,7 +71,7 @@ def export_request(spec: ExperimentSpec, data: DataInfo, runtime: str):
 def session_spec(spec: ExperimentSpec, session_id: str, tasks: list[int], *, model_dir: str, data_dir: str,
                  replay_dir: str, task: TaskConfig | None = None, resume_from: str = "", kind: str = "task",
                  subset_fraction: float = 1.0, epochs: int | None = None, meminfo_path: str = "/proc/meminfo",
-                 trace: bool = False) -> SessionSpec:
+                 trace: bool | None = None) -> SessionSpec:
     """``session.json`` for one session of ``spec`` (paths relative to the storage root unless absolute)."""
     task = task or TaskConfig.from_spec(spec)
     train = device_table(TrainConfig, spec.train)
@@ -82,4 +82,4 @@ def session_spec(spec: ExperimentSpec, session_id: str, tasks: list[int], *, mod
         session_id=session_id, model_dir=model_dir, data_dir=data_dir, replay_dir=replay_dir, tasks=list(tasks),
         seed=spec.seed, kind=kind, train=train, replay=device_table(ReplayConfig, task.replay), sparcl=sparcl,
         resume_from=resume_from, checkpoint_every=spec.device.checkpoint_every, subset_fraction=subset_fraction,
-        meminfo_path=meminfo_path, trace=trace)
+        meminfo_path=meminfo_path, trace=spec.device.trace if trace is None else trace)

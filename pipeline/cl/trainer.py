@@ -63,7 +63,7 @@ class HostTrainer:
     after the run) holds ``sessions/`` and the storage tier ``replay/``; ``trace`` writes trace.jsonl."""
 
     def __init__(self, spec: ExperimentSpec, progress: bool = True, root: str | Path | None = None,
-                 observer: EngineObserver | None = None, trace: bool = False, checkpoint_every: int | None = None,
+                 observer: EngineObserver | None = None, trace: bool | None = None, checkpoint_every: int | None = None,
                  tasks: list[TaskConfig] | None = None) -> None:
         self.spec, self.progress, self.trace = spec, progress, trace
         self.root = Path(root) if root is not None else None
