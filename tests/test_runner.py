@@ -207,3 +207,25 @@ def test_tdm_init_rescale_restores_unit_norms_on_the_runner(tmp_path: Path, resc
             np.testing.assert_allclose(kept[alive], full[alive], rtol=1e-4, err_msg=name)
         else:
             assert np.median(kept / full) < 0.8, name      # pruning alone shrinks units (about 0.5 here)
+
+
+def test_a_session_at_another_sparsity_moves_there_by_its_expand_event(tmp_path: Path) -> None:
+    """Miro's sparsity candidates train at their own sparsity on the run's one export (semantics 5.4)."""
+    from android_harness.device.sparcl import keep_count
+    from pipeline.task_config import TaskConfig
+
+    spec = small_spec("er")
+    spec.sparcl.enabled, spec.sparcl.sparsity, spec.sparcl.ddr, spec.sparcl.dgm = True, 0.5, False, False
+    data = build_root(spec, tmp_path)
+    first = new_session(spec, tmp_path, data, "at-0.5", tasks=data.tasks[:1], replay_dir="replay/s")
+    before = Runner(str(first)).run()
+    denser = TaskConfig(spec.replay, 0.9, 0.0)
+    second = new_session(spec, tmp_path, data, "at-0.9", tasks=data.tasks[1:2], replay_dir="replay/s",
+                         resume_from=before["checkpoint"], task=denser)
+    assert Runner(str(second)).run()["status"] == "ok"
+    for session, s in ((first, 0.5), (second, 0.9)):
+        _, arrays = load_checkpoint(latest_checkpoint(str(session / "checkpoints")))
+        for name in ("features.1.weight", "features.4.weight"):
+            m = arrays[f"mask.{name}"]
+            assert int(m.sum()) == keep_count(m.size, s), (s, name)
+            assert np.all(arrays[f"param.{name}"][m == 0] == 0)
