@@ -25,7 +25,7 @@ from adbutils import errors as adb_errors
 from adbutils._adb import AdbConnection
 
 from android_harness.shell_quote import to_shell
-from pipeline.errors import AdbError, AdbTimeout, DeviceError
+from android_harness.errors import AdbError, AdbTimeout, DeviceError
 
 DEFAULT_TIMEOUT_S = 60.0
 IDEMPOTENT_RETRIES = 2          # extra attempts for calls that are safe to repeat

@@ -1,12 +1,11 @@
-"""Build the device zipapp ``edgecl_device.pyz``: the device-side code plus the numpy-only shared modules.
+"""Build the device zipapp ``edgecl_device.pyz`` from the one device package, ``android_harness/device``.
 
-The zip holds ``android_harness/device`` (runner, replay store, sampler, backends) and the shared
-numpy-only modules it imports (SparCL's core, the shard reader, the CL reservoir/metrics/sampling,
-the error tree the shard reader raises). The parent packages (``pipeline``, ``pipeline.cl``,
-``pipeline.datasets``, ``pipeline.sparcl``, ``android_harness``) get fresh empty ``__init__.py``
-files, so importing a shared module on the device never runs a host ``__init__`` that pulls
-torch. Entries have fixed timestamps, so the same sources give byte-identical zips (and deploy,
-which compares sha256, pushes it only when the code changed).
+Everything the runner imports on a phone lives in that package (engine, replay store, SparCL core,
+shards, metrics, errors, backends, sampler) and imports only the standard library, numpy and the
+runtime bindings (``tests/test_layering.py`` enforces it), so the zip is that folder plus the
+parent package's own ``__init__.py`` (a docstring) and a ``__main__``: no file list to keep, no
+stub packages. Entries have fixed timestamps, so the same sources give byte-identical zips (and
+deploy, which compares sha256, pushes it only when the code changed).
 """
 from __future__ import annotations
 
@@ -17,17 +16,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 ZIP_NAME = "edgecl_device.pyz"
-DEVICE_TREE = "android_harness/device"
-SHARED_FILES = (
-    "pipeline/errors.py",
-    "pipeline/datasets/shards.py",
-    "pipeline/cl/reservoir.py",
-    "pipeline/cl/metrics.py",
-    "pipeline/cl/sampling.py",
-    "pipeline/cl/policy.py",
-)
-SHARED_TREES = ("pipeline/sparcl/core",)
-EMPTY_PACKAGES = ("android_harness", "pipeline", "pipeline/cl", "pipeline/datasets", "pipeline/sparcl")
+DEVICE_PACKAGE = "android_harness/device"
+PARENT_INIT = "android_harness/__init__.py"
 MAIN = (
     '"""edgecl device zip: python3 edgecl_device.pyz run SESSION_DIR | serve QUEUE_DIR [IDLE_S] | check"""\n'
     "import sys\n\n"
@@ -39,16 +29,10 @@ _EPOCH = (2020, 1, 1, 0, 0, 0)
 
 def bundle_files(repo: Path = REPO) -> dict[str, bytes]:
     """Archive name -> content of everything that goes into the zip."""
-    files: dict[str, bytes] = {}
-    for tree in (DEVICE_TREE, *SHARED_TREES):
-        for path in sorted((repo / tree).rglob("*.py")):
-            if "__pycache__" not in path.parts:
-                files[path.relative_to(repo).as_posix()] = path.read_bytes()
-    for rel in SHARED_FILES:
-        files[rel] = (repo / rel).read_bytes()
-    for pkg in EMPTY_PACKAGES:
-        files[f"{pkg}/__init__.py"] = b'"""Namespace for the device zip (the host package is not shipped)."""\n'
-    files["__main__.py"] = MAIN.encode()
+    files = {PARENT_INIT: (repo / PARENT_INIT).read_bytes(), "__main__.py": MAIN.encode()}
+    for path in sorted((repo / DEVICE_PACKAGE).rglob("*.py")):
+        if "__pycache__" not in path.parts:
+            files[path.relative_to(repo).as_posix()] = path.read_bytes()
     return files
 
 

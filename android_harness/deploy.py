@@ -21,8 +21,9 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TransferSpeedColu
 from android_harness.android_device import AndroidDevice
 from android_harness.device.fileio import sha256_file
 from android_harness.shell_quote import quote
+from android_harness.device.errors import DataError
+from android_harness.errors import DeviceError
 from android_harness.storage_space import parse_df_available
-from pipeline.errors import DataError, DeviceError
 
 TMP_SUFFIX = ".edgecl-tmp"
 MAX_ATTEMPTS = 3

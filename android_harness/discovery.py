@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from android_harness.adb import DeviceEntry, ServerAddress, list_devices
-from pipeline.errors import DeviceError
+from android_harness.errors import DeviceError
 
 READY = "device"
 

@@ -21,7 +21,8 @@ from typing import Any
 from android_harness.adb import Adb
 from android_harness.cache_dir import edgecl_home
 from android_harness.shell_quote import quote
-from pipeline.errors import ConfigError, DeviceError
+from android_harness.device.errors import ConfigError
+from android_harness.errors import DeviceError
 
 REAL_STORAGE_ROOT = "/data/local/tmp/edgecl"
 MA_BELOW = 20_000            # |current_now| below this is read as mA (phones draw > 20 mA)

@@ -27,7 +27,7 @@ from android_harness.android_device import AndroidDevice
 from android_harness.device.session_spec import SessionSpec
 from android_harness.power import detached
 from android_harness.shell_quote import quote
-from pipeline.errors import AdbError, AdbTimeout, DeviceError, SessionError
+from android_harness.errors import AdbError, AdbTimeout, DeviceError, SessionError
 
 REMOTE_RUNNER = "runner/edgecl_device.pyz"
 REMOTE_QUEUE = "runner/queue"

@@ -35,7 +35,7 @@ def variants() -> list[tuple[str, dict]]:
     for method in ("er", "derpp"):
         for buf in (200, 500):
             for ce, masked in (("task-ce", True), ("full-ce", False)):
-                out.append((f"{method}-b{buf}-{ce}", {"train.method": method, "train.buffer_size": buf,
+                out.append((f"{method}-b{buf}-{ce}", {"train.method": method, "replay.em_size": buf,
                                                        "train.current_task_logits_only": masked}))
     out.append(("joint", {"train.method": "joint"}))
     return out
@@ -73,7 +73,7 @@ def main() -> None:
                 t0 = time.perf_counter()
                 res = train_host(spec, progress=False)
                 stats.append({**res.summary, "wall_s": time.perf_counter() - t0,
-                              "forward_samples": sum(c.forward_samples for c in res.costs)})
+                              "samples": sum(c.samples for c in res.costs)})
                 progress.console.log(f"{bench} {name} seed {seed}: class-IL {res.summary['class_il']:.1f}% "
                                      f"task-IL {res.summary['task_il']:.1f}% in {stats[-1]['wall_s']:.1f} s")
                 progress.advance(bar)
@@ -82,7 +82,7 @@ def main() -> None:
             table[(bench, name)] = (mean, std, seeds)
             for metric, unit, goal in (("class_il", "%", "higher"), ("task_il", "%", "higher"),
                                        ("forgetting_class_il", "%", "lower"), ("wall_s", "s", "lower"),
-                                       ("forward_samples", "samples", "lower")):
+                                       ("samples", "samples", "lower")):
                 rows.append({"name": f"{bench}/{name}", "metric": metric, "value": round(mean[metric], 3),
                              "unit": unit, "goal": goal, "std": round(std[metric], 3), "seeds": seeds})
     for bench in {b for b, _ in table}:
@@ -109,7 +109,7 @@ def markdown(command: str, env: dict, table: dict) -> str:
         for (b, name), (m, s, _) in table.items():
             if b == bench:
                 lines.append(f"| {name} | {m['class_il']:.1f} +- {s['class_il']:.1f} | {m['task_il']:.1f} | "
-                             f"{m['forgetting_class_il']:.1f} | {m['wall_s']:.1f} | {int(m['forward_samples'])} |")
+                             f"{m['forgetting_class_il']:.1f} | {m['wall_s']:.1f} | {int(m['samples'])} |")
         lines.append("")
     notes_path = Path(__file__).with_name("cl_reference_notes.md")
     notes = "\n\n" + notes_path.read_text().strip() if notes_path.exists() else ""

@@ -143,18 +143,19 @@ def main() -> None:
     console = Console()
     console.print(f"[bold]{command}[/]")
 
-    from pipeline.cli.run_cmds import device_for
+    from android_harness.device_choice import device_for
     from pipeline.config import load_spec
     from pipeline.experiment import run_experiment
     from pipeline.miro.candidates import Candidate, build_candidates
     from pipeline.miro.run import run_spec_with_miro
+    from pipeline.task_config import TaskConfig
 
     spec = load_spec(SPEC)
     if args.quick:
         spec = replace(spec, data=replace(spec.data, tasks=3),
                        miro=replace(spec.miro, em_sizes=[spec.replay.em_size], sb_sizes=spec.miro.sb_sizes[::2]))
     grid = build_candidates(spec.miro)
-    default = Candidate.from_replay(spec.replay)
+    default = Candidate(spec.replay.em_size, spec.replay.sb_size, spec.replay.swap_ratio, spec.replay.swap_period)
     if default not in grid:
         grid.append(default)
     out = args.out or Path(tempfile.mkdtemp(prefix="bench-miro-"))
@@ -172,7 +173,7 @@ def main() -> None:
             job = bar.add_task("static configurations", total=len(grid) + 1)
             for c in grid:
                 bar.update(job, description=f"static {c.key}")
-                s = replace(spec, name=f"static-{c.key}", replay=c.to_replay(spec.replay), miro=replace(spec.miro, enabled=False))
+                s = replace(spec, name=f"static-{c.key}", replay=c.to_task(TaskConfig.from_spec(spec)).replay, miro=replace(spec.miro, enabled=False))
                 r = run_summary(run_experiment(s, device, out, progress=False))
                 r["windows"] = session_windows(Path(r["folder"]))
                 r["ce"] = ce(r["accuracy"], r["energy_j"])
@@ -190,7 +191,7 @@ def main() -> None:
             "profiling_energy_j": tuner.profiling_energy_j, "profiling_seconds": tuner.profiling_seconds,
             "seconds": sum(task_windows) + tuner.profiling_seconds,
             "profiling_sessions": sum(len(d.search.runs) + (1 if d.checkpoint else 0) for d in profiled),
-            "choices": [f"t{d.task + 1}:{d.replay.em_size}/{d.replay.sb_size}" for d in tuner.decisions]}
+            "choices": [f"t{d.task + 1}:{d.config.replay.em_size}/{d.config.replay.sb_size}" for d in tuner.decisions]}
     rows = rows_for(statics, [default.key], default.key, miro)
     default_windows = statics[default.key]["windows"]
     notes = [f"Wall time {time.perf_counter() - t0:.0f} s. Results folders under {out} (miro.json in Miro's).",

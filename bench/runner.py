@@ -35,7 +35,7 @@ def spec_for(model: str, epochs: int):
 
     return parse_spec({"name": f"bench-runner-{model}", "seed": 0, "data": {"kind": "digits", "tasks": 5, "classes_per_task": 2},
                        "model": {"kind": model, "hidden": [100, 100]},
-                       "train": {"method": "derpp", "epochs": epochs, "batch_size": 32, "buffer_batch_size": 32, "lr": 0.03},
+                       "train": {"method": "derpp", "epochs": epochs, "batch_size": 32, "lr": 0.03},
                        "replay": {"em_size": 200, "sb_size": 400, "swap_ratio": 0.0}})
 
 
@@ -81,40 +81,44 @@ def measure_runner(root: Path, model: str, epochs: int, swap: float, tag: str) -
 
 
 def measure_bare(root: Path, model: str, epochs: int, steps: int, warmup: int) -> dict:
+    """The backend's train_step alone over the step batches of task 1's first epochs (assembled up front)."""
     import numpy as np
 
     from android_harness.device.backends import load_backend
     from android_harness.device.checkpoint import load_checkpoint
-    from android_harness.device.cl_step import BatchAssembler
-    from android_harness.device.replay import EpisodicMemory
-    from pipeline.experiment_prep import train_config, write_shards
+    from android_harness.device.pool import StepRows, epoch_permutation, epoch_pool, step_entries, steps_in_epoch
+    from android_harness.device.replay import EpisodicMemory, RecordFormat, StorageTier, em_refs
+    from android_harness.device.spec_tables import TrainConfig
+    from android_harness.device.session_spec import device_table
+    from android_harness.device.stream_buffer import StreamBuffer
+    from android_harness.device.task_data import TaskData
+    from pipeline.experiment_prep import write_shards
 
     spec = spec_for(model, epochs)
     data = write_shards(spec, root)
     backend = load_backend(root / "models" / "ort")
-    ckpt = root / (root / "base_checkpoint.txt").read_text()
-    _state, arrays, _extra = load_checkpoint(str(ckpt), backend)
+    state, arrays = load_checkpoint(str(root / (root / "base_checkpoint.txt").read_text()))
+    backend.load_state_arrays(arrays, int(state["opt_step"]))
     sig = backend.signature
-    x_shape = tuple(sig.inputs[0].shape[1:])
-    em = EpisodicMemory(len(arrays["em_y"]), x_shape, sig.num_classes)
-    em.load_state_dict(arrays)
-    tr = train_config(spec)
-    assembler = BatchAssembler(tr, sig.batch_size, sig.num_classes, x_shape)
-    from android_harness.device.task_data import TaskData
-
-    x, y = TaskData(str(data.folder)).train(data.tasks[1])
-    classes = np.unique(y)
-    rng = np.random.default_rng(0)
-    batches = []
-    for i in range(steps):
-        idx = rng.choice(len(y), size=tr.batch_size, replace=False)
-        step = assembler.assemble(x[idx], y[idx], classes, em, rng)
-        batches.append({k: v.copy() for k, v in step.inputs.items()})
+    task = data.tasks[1]
+    sb = StreamBuffer.build(TaskData(str(data.folder)), task, spec.seed, spec.replay.sb_size, False, 1.0, sig.num_classes)
+    store = StorageTier(str(root / "replay" / "base"), RecordFormat(tuple(sig.inputs[0].shape[1:]), sig.num_classes),
+                        1 << 30, read_only=True)
+    em = EpisodicMemory.load(store, em_refs(store, spec.replay.em_size, spec.seed, task), sb.x.shape[1:], sig.num_classes)
+    rows = StepRows(device_table(TrainConfig, spec.train), sig.batch_size, sig.num_classes, TaskData(str(data.folder)).classes(task))
+    batches, epoch = [], 0
+    while len(batches) < steps:
+        perm = epoch_permutation(epoch_pool(np.arange(sb.size), sb.size, em.size), spec.seed, task, epoch)
+        for k in range(steps_in_epoch(len(perm), sig.batch_size)):
+            batches.append(rows.build(step_entries(perm, k, sig.batch_size), sb, em).inputs)
+        epoch += 1
+    batches = batches[:steps]
     for inputs in batches[:warmup]:
-        backend.train_step(inputs, tr.lr)
+        backend.train_step(inputs, spec.train.lr)
     t0 = time.perf_counter()
     for inputs in batches[warmup:]:
-        backend.train_step(inputs, tr.lr)
+        backend.train_step(inputs, spec.train.lr)
+    store.close()
     return {"per_step_s": (time.perf_counter() - t0) / (steps - warmup), "steps": steps}
 
 

@@ -3,8 +3,8 @@
 Dense ER / DER++ against SparCL-ER / SparCL-DER++ (TDM + DDR + DGM) at weight sparsity 0.75 / 0.90 /
 0.95, unstructured (the paper) and structured (channel masks), on Split Digits (quick) and, unless
 ``--quick``, Split Fashion-MNIST (a per-class subset so the bench stays ~10 minutes on 2 cores).
-Every run uses the host reference trainer (``train_host``); FLOPs are counted by ``FlopsPolicy``
-under the convention of ``pipeline/sparcl/core/flops.py``.
+Every run uses the host reference trainer (``train_host``); FLOPs are counted by ``FlopsObserver``
+under the convention of ``pipeline/sparcl/flops.py``.
 
 The main grid uses ``tdm_init_rescale`` (the pruned init gets each unit's dense weight norm back,
 standing in for the BatchNorm that follows every masked conv in the paper's ResNet-18). Labelled
@@ -32,10 +32,10 @@ from pathlib import Path
 import torch
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from models import ModelArgs, build_model
 from pipeline.cl.trainer import HostTrainer
 from pipeline.config import parse_spec
 from pipeline.export.structured import prune_channels
-from pipeline.sparcl.policies import build_training_policy, channel_masks_by_layer
 from results_io import write_results_json, write_section
 
 ROOT = Path(__file__).resolve().parent
@@ -44,9 +44,9 @@ METHODS = ("er", "derpp")
 GOALS = {0.75: (4.0, -1.0), 0.90: (8.0, -3.0)}       # SparCL-DER++ unstructured: (min FLOPs ratio, min class-IL delta)
 
 DATASETS = {
-    "digits": {"data": {"kind": "digits"}, "epochs": 20},
+    "digits": {"data": {"kind": "digits"}, "epochs": 20, "sb_size": 400},
     "fashion_mnist": {"data": {"kind": "fashion_mnist", "max_train_per_class": 300, "max_test_per_class": 200},
-                      "epochs": 10},
+                      "epochs": 10, "sb_size": 600},
 }
 
 
@@ -79,25 +79,26 @@ def run_one(dataset: str, method: str, sparsity: float | None, structured: bool,
     table = {
         "name": f"bench-sparcl-{dataset}", "seed": seed, "data": cfg["data"],
         "model": {"kind": "mlp", "hidden": [400, 400], "norm": norm},
-        "train": {"method": method, "epochs": cfg["epochs"], "buffer_size": 200, "batch_size": 32,
-                  "buffer_batch_size": 32, "lr": 0.03},
+        "train": {"method": method, "epochs": cfg["epochs"], "batch_size": 32, "lr": 0.03},
+        "replay": {"em_size": 200, "sb_size": cfg["sb_size"]},
         "sparcl": {"enabled": sparsity is not None, "sparsity": sparsity or 0.75, "structured": structured,
                    **MAIN, **(parts or {})},
     }
     spec = parse_spec(table, source="bench/sparcl.py")
-    policy, flops = build_training_policy(spec)
-    trainer = HostTrainer(spec, policy, progress=False)
+    trainer = HostTrainer(spec, progress=False)
     t0 = time.perf_counter()
     result = trainer.run()
     wall = time.perf_counter() - t0
-    s = result.summary
-    out = {"class_il": s["class_il"], "task_il": s["task_il"], "flops": flops.total, "wall_s": wall,
-           "samples": flops.counter.samples if flops.counter else 0}
-    channels = channel_masks_by_layer(policy)
-    if channels:
-        shape = trainer.dataset.input_shape
-        sliced, _, _ = prune_channels(copy.deepcopy(trainer.model), channels, {}, shape)
-        dense_s, sliced_s = step_seconds([trainer.model, sliced], shape, trainer.dataset.num_classes)
+    s, flops = result.summary, result.extra["training_flops"]
+    out = {"class_il": s["class_il"], "task_il": s["task_il"], "flops": flops["total"], "wall_s": wall,
+           "samples": flops["samples"]}
+    if structured and sparsity is not None:
+        shape, m = trainer.data.input_shape, spec.model
+        model = build_model(m.kind, ModelArgs(shape, trainer.data.num_classes, m.norm, m.width, tuple(m.hidden)))
+        model.load_state_dict({k: torch.from_numpy(v) for k, v in trainer.backend.params().items()}, strict=False)
+        channels = {n.rsplit(".", 1)[0]: mk.reshape(mk.shape[0], -1)[:, 0] > 0 for n, mk in trainer.backend.masks.items()}
+        sliced, _, _ = prune_channels(copy.deepcopy(model), channels, {}, shape)
+        dense_s, sliced_s = step_seconds([model, sliced], shape, trainer.data.num_classes)
         out["step_ratio"] = dense_s / sliced_s
     return out
 
@@ -253,7 +254,7 @@ def markdown(command: str, env: str, tables: dict[str, dict[str, dict]],
 
 
 NOTES = """Notes (read with the tables above):
-- FLOPs follow `pipeline/sparcl/core/flops.py`: per sample forward = sum d_l F_l, backward = sum d_l F_l +
+- FLOPs follow `pipeline/sparcl/flops.py`: per sample forward = sum d_l F_l, backward = sum d_l F_l +
   sum q_l F_l (q_l = DGM gradient density, ratio 0.2 of the surviving weights), every forward/backward the
   trainer ran (current samples after DDR + both DER++ buffer draws). DDR's 30% removal cuts ~22% of the
   steps (and so of the buffer draws too); the dense classifier is ~2% of this MLP's FLOPs, so the ratios

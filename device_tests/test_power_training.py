@@ -27,8 +27,7 @@ def _spec():
     return parse_spec({"name": "power2x", "seed": 1,
                        "data": {"kind": "digits", "tasks": 2, "classes_per_task": 2},
                        "model": {"kind": "mlp", "hidden": [512, 512]},   # steps heavy enough for seconds-long windows
-                       "train": {"method": "er", "epochs": EPOCHS, "batch_size": 16, "buffer_batch_size": 16,
-                                 "lr": 0.05, "buffer_size": 50},
+                       "train": {"method": "er", "epochs": EPOCHS, "batch_size": 16, "lr": 0.05},
                        "replay": {"em_size": 50, "sb_size": 200, "swap_ratio": 0.0},
                        "power": {"rate_hz": 10, "idle_seconds": 0}})
 
@@ -45,7 +44,7 @@ def test_twice_the_training_steps_take_about_twice_the_energy(device: AndroidDev
     idle = idle_baseline(tmp_path / "idle", device.profile)
     energy, above, seconds = {}, {}, {}
     for tag, epochs in (("x1", EPOCHS // 2), ("x2", EPOCHS)):
-        ss = run.session_spec(f"power2x-{tag}", [run.data.tasks[0]], replay=spec.replay, epochs=epochs)
+        ss = run.session_spec(f"power2x-{tag}", [run.data.tasks[0]], epochs=epochs)
         # power_sampling drains on exit: the gauge reports the last period one refresh late
         with power_sampling(device, f"{driver.remote_dir(ss.session_id)}/power.csv", 10):
             handle = driver.start(ss)

@@ -1,5 +1,10 @@
 """Models by short name, or a user's class by import path (``models.user_model``). Every builder takes
-the same arguments, so a spec picks one by ``kind``."""
+the same arguments, so a spec picks one by ``kind``.
+
+This registry is the one list of model names (``pipeline.config`` validates ``model.kind`` against
+``model_names()``). ``models`` is a leaf: it imports nothing of edgecl, so a bad name or layer list is
+a ``ModelSpecError`` here and a ``ConfigError`` at the spec.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -7,8 +12,7 @@ from typing import Any, Callable
 
 from torch import nn
 
-from models.user_model import build_user_model, is_user_kind
-from pipeline.errors import ConfigError
+from models.user_model import ModelSpecError, build_user_model, is_user_kind
 
 
 @dataclass(frozen=True)
@@ -48,12 +52,12 @@ def model_names() -> list[str]:
 
 
 def build_model(kind: str, args: ModelArgs) -> nn.Module:
-    """Build a registered model or a user's ``module:Class``; unknown names raise a ``ConfigError``."""
+    """Build a registered model or a user's ``module:Class``; unknown names raise a ``ModelSpecError``."""
     _load_builtin_models()
     if is_user_kind(kind):
         model = build_user_model(kind, args.args, tuple(args.input_shape), args.num_classes)
     elif kind not in _REGISTRY:
-        raise ConfigError(f"model.kind: unknown model {kind!r} (known: {', '.join(model_names())}, or your own "
+        raise ModelSpecError(f"model.kind: unknown model {kind!r} (known: {', '.join(model_names())}, or your own "
                           "'package.module:Class' / 'path/to/file.py:Class')")
     else:
         model = _REGISTRY[kind](args)
@@ -68,7 +72,7 @@ def _checked_maskable(model: nn.Module, names: tuple[str, ...]) -> list[str]:
                 f"(those are: {', '.join(prunable_layers(model))})"
                 for i, n in enumerate(names) if not isinstance(modules.get(n), _PRUNABLE)]
     if problems:
-        raise ConfigError(problems)
+        raise ModelSpecError("; ".join(problems))
     return list(names)
 
 

@@ -1,6 +1,9 @@
 """The experiment spec: one TOML file per experiment, validated into typed dataclasses.
 
-Every table maps to a dataclass below; ``kind`` keys pick from closed registries. ``load_spec``
+Every table maps to a dataclass below; ``train``, ``replay`` and ``sparcl`` extend the session's own
+tables (``android_harness.device.spec_tables``), so host and device validate one definition. ``kind``
+keys pick from closed registries (methods and runtimes from the device layer, models from
+``models``). ``load_spec``
 reports every problem at once (as a ``ConfigError``, exit code 2) before any work starts.
 """
 from __future__ import annotations
@@ -12,14 +15,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.config_schema import build, spec_field, to_dict
-from pipeline.spec_limits import static_problems
+from android_harness.device.backends.loader import RUNTIMES
+from android_harness.device.spec_schema import build, spec_field, to_dict
+from android_harness.device.spec_tables import ReplayConfig, SparclConfig, TrainConfig, dgm_optimizer_problem, table_problems
 from pipeline.errors import ConfigError
+from pipeline.spec_limits import static_problems
 
 DATASETS = ("digits", "fashion_mnist", "mnist", "cifar10", "cifar100", "fsdd", "watch", "arrays", "ts")
-MODELS = ("mlp", "small_cnn", "resnet18_reduced", "resnet18", "mobilenet", "cnn1d")
-METHODS = ("finetune", "joint", "er", "derpp")
-RUNTIMES = ("executorch", "ort", "torch")
+REMOVED_KEYS = {   # key of an older spec -> what replaces it
+    "train.buffer_size": "replay.em_size (one key sizes the replay buffer)",
+    "train.buffer_batch_size": "train.batch_size (a step trains batch_size rows of the epoch's EM ∪ SB pool)",
+    "export.optimizer": "train.optimizer",
+}
 
 
 @dataclass
@@ -45,9 +52,10 @@ class DataSpec:
 
 @dataclass
 class ModelSpec:
-    """Backbone: a registry name, or your own ``package.module:Class`` / ``path/to/file.py:Class``."""
+    """Backbone: a registry name (``models.model_names()``), or your own ``package.module:Class`` /
+    ``path/to/file.py:Class``; options common to every model."""
 
-    kind: str = spec_field("mlp", doc=f"one of {', '.join(MODELS)}, or 'package.module:Class' / 'path/file.py:Class'")
+    kind: str = spec_field("mlp", doc="a registry name (edgecl models), or 'package.module:Class' / 'path/file.py:Class'")
     norm: str = spec_field("none", choices=("none", "batch"))
     width: int = spec_field(0, ge=0, doc="0 = the model's default width (e.g. nf=20 for resnet18_reduced)")
     hidden: list[int] = spec_field(default_factory=lambda: [100, 100])
@@ -58,49 +66,25 @@ class ModelSpec:
 
 
 @dataclass
-class TrainSpec:
-    """The continual-learning recipe (mammoth/SparCL semantics)."""
+class TrainSpec(TrainConfig):
+    """The CL recipe: the session's ``train`` table plus the optimizer the export bakes in."""
 
-    method: str = spec_field("derpp", choices=METHODS)
-    epochs: int = spec_field(5, ge=1, le=1000)
-    batch_size: int = spec_field(32, ge=1, le=4096)
-    buffer_batch_size: int = spec_field(32, ge=1, le=4096)
-    lr: float = spec_field(0.03, gt=0.0, le=10.0)
     optimizer: str = spec_field("sgd", choices=("sgd", "adamw"))
     momentum: float = spec_field(0.0, ge=0.0, lt=1.0)
     weight_decay: float = spec_field(0.0, ge=0.0)
-    buffer_size: int = spec_field(200, ge=0)
-    alpha: float = spec_field(0.1, ge=0.0, doc="DER++ logit-replay weight")
-    beta: float = spec_field(0.5, ge=0.0, doc="DER++ label-replay weight")
-    current_task_logits_only: bool = spec_field(True, doc="current-task CE over the task's logits only (SparCL)")
 
 
 @dataclass
-class SparclSpec:
-    """SparCL: task-aware dynamic masking (TDM), dynamic data removal (DDR), gradient masking (DGM)."""
+class SparclSpec(SparclConfig):
+    """SparCL: the session's ``sparcl`` table plus what only the export uses (masked layers, initial masks)."""
 
-    enabled: bool = spec_field(False)
-    sparsity: float = spec_field(0.75, ge=0.0, lt=1.0)
-    structured: bool = spec_field(False, doc="channel masks, so the exported program is physically smaller")
     layers: str = spec_field("auto", doc="'auto' = the model's default maskable layers, else a regex on module names")
-    tdm: bool = spec_field(True)
-    tdm_lambda: float = spec_field(0.5, ge=0.0)
-    tdm_update_every: float = spec_field(0.1, gt=0.0, le=1.0, doc="mask update period, fraction of a task's epochs")
-    tdm_swap: float = spec_field(0.01, ge=0.0, lt=1.0, doc="density swapped at each update")
-    tdm_freeze_after: float = spec_field(0.9, gt=0.0, le=1.0, doc="fraction of a task after which masks freeze")
     tdm_init_rescale: bool = spec_field(
         False, doc="after the magnitude-pruned init, restore each masked unit's dense weight norm (beyond the "
-                   "paper, whose masked convs are followed by BatchNorm; see pipeline/sparcl/core/masks.py)")
-    ddr: bool = spec_field(True)
-    ddr_fraction: float = spec_field(0.3, ge=0.0, lt=1.0, doc="share of a task's data removed in total")
-    ddr_steps: list[float] = spec_field(default_factory=lambda: [0.1, 0.2, 0.3, 0.4])
-    dgm: bool = spec_field(True)
-    dgm_ratio: float = spec_field(
-        0.2, ge=0.0, lt=1.0,
-        doc="share of SURVIVING weights whose gradient is masked; 0.2 = the reference's 80th percentile "
-            "over all weights at sparsity 0.75 (see pipeline/sparcl/core/dgm.py)",
-    )
-    dgm_period: int = spec_field(30, ge=1)
+                   "paper, whose masked convs are followed by BatchNorm; see android_harness/device/sparcl/masks.py)")
+
+
+ReplaySpec = ReplayConfig   # Miro's memory hierarchy: the session's ``replay`` table as it is
 
 
 @dataclass
@@ -108,20 +92,8 @@ class ExportSpec:
     """How the training program is exported for the device."""
 
     runtime: str = spec_field("executorch", choices=RUNTIMES)
-    optimizer: str = spec_field("sgd", choices=("sgd", "adamw"))
     fast_passes: bool = spec_field(True, doc="ExecuTorch: rewrite convolutions onto fast kernels")
     out: Path | None = spec_field(None)
-
-
-@dataclass
-class ReplaySpec:
-    """Miro's memory hierarchy on the device: episodic memory and stream buffer in RAM, the rest on flash."""
-
-    em_size: int = spec_field(200, ge=0)
-    sb_size: int = spec_field(400, ge=1)
-    swap_ratio: float = spec_field(0.0, ge=0.0, le=1.0)
-    swap_period: int = spec_field(1, ge=1, doc="swap after every N-th iteration")
-    storage_budget_mb: float = spec_field(256.0, gt=0.0)
 
 
 @dataclass
@@ -134,6 +106,7 @@ class DeviceSpec:
     vphone_preset: str = spec_field("pixel7")
     profile: Path | None = spec_field(None, must_exist=True, doc="TOML overriding probed profile fields")
     checkpoint_every: int = spec_field(0, ge=0, doc="steps between checkpoints, 0 = task end only")
+    trace: bool = spec_field(False, doc="sessions write trace.jsonl (docs/semantics.md 11), for conformance checks")
 
 
 @dataclass
@@ -185,7 +158,7 @@ class ExperimentSpec:
     """One experiment: data -> model -> recipe (-> SparCL) -> export -> device -> Miro -> report."""
 
     name: str = spec_field("experiment")
-    seed: int = spec_field(0, ge=0)
+    seed: int = spec_field(0, ge=0, lt=2**63)
     data: DataSpec = field(default_factory=DataSpec)
     model: ModelSpec = field(default_factory=ModelSpec)
     train: TrainSpec = field(default_factory=TrainSpec)
@@ -206,28 +179,70 @@ class ExperimentSpec:
 
 
 def _cross_checks(spec: ExperimentSpec) -> list[str]:
-    problems: list[str] = static_problems(spec)
-    if spec.sparcl.ddr_steps and any(not 0.0 < s < 1.0 for s in spec.sparcl.ddr_steps):
-        problems.append("sparcl.ddr_steps: expected fractions of a task's epochs in (0, 1)")
+    from models import model_names  # the one model registry (imports torch: only when a spec is checked)
+    from models.user_model import is_user_kind
+
+    problems = static_problems(spec) + table_problems(spec.sparcl)
+    tr, sp, miro = spec.train, spec.sparcl, spec.miro
+    if spec.model.kind not in model_names() and not is_user_kind(spec.model.kind):
+        problems.append(f"model.kind: expected one of {', '.join(map(repr, model_names()))}, got {spec.model.kind!r}")
     if spec.data.kind in ("cifar10", "cifar100") and spec.data.root is None:
         problems.append(f"data.root: dataset {spec.data.kind!r} needs the folder of its python pickle batches")
-    if spec.miro.enabled and not spec.miro.em_sizes:
+    dgm = dgm_optimizer_problem(sp, tr.optimizer, tr.momentum, tr.weight_decay)
+    if dgm:
+        problems.append(dgm)
+    if spec.export.runtime == "ort" and tr.optimizer == "sgd" and (tr.momentum or tr.weight_decay):
+        problems.append("train.momentum/weight_decay: ONNX Runtime's SGD has neither; set them to 0, use "
+                        "train.optimizer = 'adamw' or export.runtime = 'executorch'")
+    if miro.enabled and not miro.em_sizes:
         problems.append("miro.em_sizes: expected at least one candidate EM size")
-    if spec.miro.enabled and not spec.miro.sb_sizes:
+    if miro.enabled and not miro.sb_sizes:
         problems.append("miro.sb_sizes: expected at least one candidate SB size")
+    if miro.sparsities and not sp.tdm_on:
+        problems.append("miro.sparsities: tuning the sparsity needs sparcl.enabled = true and sparcl.tdm = true")
+    if miro.ddr_fractions and not (sp.enabled and sp.ddr):
+        problems.append("miro.ddr_fractions: tuning data removal needs sparcl.enabled = true and sparcl.ddr = true")
     from pipeline.spec_inputs import input_problems  # data files and the model: torch, so imported when needed
 
     return problems + input_problems(spec, model=not any(p.startswith("model.") for p in problems))
 
 
+def _removed_keys(table: dict[str, Any]) -> list[str]:
+    problems = []
+    for dotted, instead in REMOVED_KEYS.items():
+        section, key = dotted.split(".")
+        if isinstance(table.get(section), dict) and key in table[section]:
+            problems.append(f"{dotted}: this key is gone; use {instead}")
+            del table[section][key]
+    return problems
+
+
 def parse_spec(table: dict[str, Any], source: str = "spec") -> ExperimentSpec:
     """Validate an already-parsed table; raise ``ConfigError`` listing every problem."""
+    table = {k: dict(v) if isinstance(v, dict) else v for k, v in table.items()}
+    removed = _removed_keys(table)
     spec, problems = build(ExperimentSpec, table)
+    problems = removed + problems
     if spec is not None:
         problems += _cross_checks(spec)
     if problems or spec is None:
         raise ConfigError(problems, source=source)
     return spec
+
+
+def parse_overrides(pairs: list[str]) -> dict[str, Any]:
+    """``key=value`` pairs (``--set``); values are read as TOML (numbers, booleans, lists), else taken as strings."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--set {pair!r}: expected key=value, e.g. train.epochs=2")
+        try:
+            value = tomllib.loads(f"v = {raw}")["v"]
+        except tomllib.TOMLDecodeError:
+            value = raw
+        out[key.strip()] = value
+    return out
 
 
 def load_spec(path: str | Path, overrides: dict[str, Any] | None = None) -> ExperimentSpec:

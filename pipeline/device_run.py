@@ -23,10 +23,11 @@ from android_harness.device.fileio import sha256_file
 from android_harness.device.session_spec import SessionSpec
 from android_harness.session import REMOTE_RUNNER
 from models.user_model import model_label
-from pipeline.config import ExperimentSpec, ReplaySpec
+from pipeline.config import ExperimentSpec, parse_spec
 from pipeline.experiment_prep import DataInfo, export_request, session_spec, write_shards
 from pipeline.miro.tuner import TaskInfo
 from pipeline.spec_limits import check_device_ram
+from pipeline.task_config import TaskConfig
 
 DEPLOY_MANIFEST = "deploy.json"
 
@@ -53,23 +54,16 @@ class DeviceRun:
     data_rel: str
     replay_rel: str
     runner_sha256: str
-    em_policy: str = "balanced"
     last_checkpoint: str = ""
     reconnect: Callable[[], None] | None = None
     served: bool = True  # sessions go to the device's persistent runner (one runtime import for all)
     on_battery_held: bool = False  # inside ``on_battery()``: sessions do not unplug/reset on their own
 
-    def session_spec(self, session_id: str, tasks: list[int], *, replay: ReplaySpec, resume_from: str = "",
-                     kind: str = "task", subset_fraction: float = 1.0, epochs: int | None = None,
-                     model_rel: str | None = None, ddr_fraction: float | None = None) -> SessionSpec:
-        ss = session_spec(self.spec, session_id, tasks, model_dir=model_rel or self.model_rel, data_dir=self.data_rel,
-                          replay_dir=self.replay_rel, replay=replay, em_policy=self.em_policy, resume_from=resume_from,
-                          kind=kind, subset_fraction=subset_fraction, epochs=epochs,
-                          meminfo_path=self.device.profile.meminfo_path)
-        if ddr_fraction is not None:
-            ss.sparcl.ddr_fraction = ddr_fraction
-            ss.sparcl.ddr = ddr_fraction > 0
-        return ss
+    def session_spec(self, session_id: str, tasks: list[int], *, task: TaskConfig | None = None, resume_from: str = "",
+                     kind: str = "task", subset_fraction: float = 1.0, epochs: int | None = None) -> SessionSpec:
+        return session_spec(self.spec, session_id, tasks, model_dir=self.model_rel, data_dir=self.data_rel,
+                            replay_dir=self.replay_rel, task=task, resume_from=resume_from, kind=kind,
+                            subset_fraction=subset_fraction, epochs=epochs, meminfo_path=self.device.profile.meminfo_path)
 
     def task_info(self, task: int) -> TaskInfo:
         counts = json.loads((self.data.folder / "tasks.json").read_text())["tasks"]
@@ -120,12 +114,14 @@ class DeviceRun:
 
 
 def prepare_device_run(spec: ExperimentSpec, device: AndroidDevice, run_id: str, runtime: str | None = None,
-                       results: Path | None = None, progress: bool = True, em_policy: str = "balanced",
+                       results: Path | None = None, progress: bool = True,
                        cache: Path | None = None, reconnect: Callable[[], None] | None = None,
                        served: bool = True) -> DeviceRun:
     """Shards + export + runner zip, built or reused on the host and deployed to ``device``."""
     cache = Path(cache or edgecl_home() / "cache")
-    runtime = runtime or spec.export.runtime
+    if runtime is not None and runtime != spec.export.runtime:   # validated again: a spec that validates exports
+        spec = parse_spec({**spec.to_dict(), "export": {**spec.to_dict()["export"], "runtime": runtime}}, source="--runtime")
+    runtime = spec.export.runtime
     data = write_shards(spec, cache)
     check_device_ram(spec, data.folder, data.input_shape, data.num_classes, device.profile.ram_total_bytes)
     file_manifest(data.folder, sorted(p.name for p in data.folder.glob("*.shard")) + ["tasks.json"])
@@ -138,7 +134,7 @@ def prepare_device_run(spec: ExperimentSpec, device: AndroidDevice, run_id: str,
     deploy(device, zdir / DEPLOY_MANIFEST, name="runner", remote_dir=device.storage_path(REMOTE_RUNNER.rsplit("/", 1)[0]),
            show_progress=progress)
     run = DeviceRun(spec, device, run_id, runtime, data, Path(), "", data_rel, f"replay/{run_id}", zip_digest(zpath),
-                    em_policy=em_policy, reconnect=reconnect, served=served)
+                    reconnect=reconnect, served=served)
     run.model_rel = run.deploy_model(spec, cache, progress)
     run.export_dir = cache / "exports" / run.model_rel.split("/", 1)[1]
     if results is not None:

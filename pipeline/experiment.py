@@ -1,8 +1,9 @@
 """``run_experiment``: export (cached) -> deploy -> one device session per task -> a results folder.
 
 Each task is its own session; it resumes from the previous session's final checkpoint, so the
-model, the episodic memory, the generators and the replay store's position carry over exactly.
-Before each task a ``TaskTuner`` (Miro) may choose that task's ``ReplaySpec``; it measures
+model, masks, optimizer state, TDM's last gradient and the replay store's position carry over
+exactly (docs/semantics.md 10). Before each task a ``TaskTuner`` (Miro) may choose that task's
+whole ``TaskConfig`` (EM, SB, swap, sparsity, DDR fraction), which the session runs; it measures
 candidates through the ``Profiler`` calls of ``pipeline.profiling_session.DeviceProfiler``
 (profiling sessions on the same device, from the same checkpoints). Power is sampled around every
 session when ``spec.power.enabled`` (``power.csv`` in the session folder, on the events' clock).
@@ -29,22 +30,23 @@ from android_harness.android_device import AndroidDevice
 from android_harness.device.fileio import write_text_atomic
 from android_harness.session import SessionDriver
 from android_harness.shell_quote import quote
-from pipeline.cl.metrics import summarize
-from pipeline.config import ExperimentSpec, ReplaySpec
+from android_harness.device.metrics import summarize
+from pipeline.config import ExperimentSpec
 from pipeline.device_run import DeviceRun, prepare_device_run
 from pipeline.errors import SessionError
 from pipeline.miro.tuner import TaskInfo
 from pipeline.run_journal import RunJournal, start_or_attach
 from pipeline.session_budget import check_session_space, session_write_bytes
+from pipeline.task_config import TaskConfig
 
 MAX_RELAUNCHES = 2
 SETTLE_TIMEOUT_S = 3.0
 
 
 class TaskTuner(Protocol):
-    """Chooses each task's replay configuration (``pipeline.miro.tuner.MiroTuner`` implements it)."""
+    """Chooses each task's whole configuration (``pipeline.miro.tuner.MiroTuner`` implements it)."""
 
-    def choose(self, task: TaskInfo) -> ReplaySpec: ...
+    def choose(self, task: TaskInfo) -> TaskConfig: ...
 
 
 TunerFactory = Callable[["DeviceRun"], TaskTuner]
@@ -54,7 +56,7 @@ TunerFactory = Callable[["DeviceRun"], TaskTuner]
 class TaskRun:
     task: int
     session_id: str
-    replay: ReplaySpec
+    config: TaskConfig
     result: dict
     seconds: float
     energy_j: float | None = None
@@ -160,8 +162,7 @@ def run_session(run: DeviceRun, session_spec, local: Path, progress: bool = True
 
 def run_experiment(spec: ExperimentSpec, device: AndroidDevice, out_dir: str | Path,
                    tuner: TaskTuner | TunerFactory | None = None, runtime: str | None = None,
-                   progress: bool = True, em_policy: str = "balanced", served: bool = True,
-                   journal: RunJournal | None = None) -> Path:
+                   progress: bool = True, served: bool = True, journal: RunJournal | None = None) -> Path:
     """Run ``spec`` on ``device``; return the results folder (``out_dir/<name>-<yyyymmdd-hhmmss>``).
     ``served``: sessions go to the device's persistent runner (False: a fresh runner process per session).
     ``journal``: records each completed task; one opened on an earlier folder resumes that run from its
@@ -172,7 +173,7 @@ def run_experiment(spec: ExperimentSpec, device: AndroidDevice, out_dir: str | P
     _write_json(folder / "spec.json", spec.to_dict())
     console = Console(quiet=not progress)
     run = prepare_device_run(spec, device, run_id=journal.run_id, runtime=runtime, results=folder,
-                             progress=progress, em_policy=em_policy, served=served)
+                             progress=progress, served=served)
     write_env(run, folder)
     if tuner is not None and not hasattr(tuner, "choose"):
         tuner = tuner(run)
@@ -188,15 +189,15 @@ def run_experiment(spec: ExperimentSpec, device: AndroidDevice, out_dir: str | P
                 run.last_checkpoint = done.result["checkpoint"]
                 continue
             journal.before_task(run, t)
-            replay = tuner.choose(run.task_info(t)) if tuner is not None else spec.replay
+            config = tuner.choose(run.task_info(t)) if tuner is not None else TaskConfig.from_spec(run.spec)
             sid = f"{run.run_id}-task{t}"
-            ss = run.session_spec(sid, [t], replay=replay, resume_from=run.last_checkpoint)
+            ss = run.session_spec(sid, [t], task=config, resume_from=run.last_checkpoint)
             t0 = time.perf_counter()
             result, energy, note = run_session(run, ss, folder / "sessions" / sid, progress)
             if result["status"] != "ok":
                 raise SessionError("died", f"task {t + 1}: runner ended with status {result['status']}: {result.get('error')}", sid)
             run.last_checkpoint = result["checkpoint"]
-            runs.append(TaskRun(t, sid, replay, result, time.perf_counter() - t0, energy, [note] if note else []))
+            runs.append(TaskRun(t, sid, config, result, time.perf_counter() - t0, energy, [note] if note else []))
             journal.task_done(run, runs[-1])
     summary = write_summary(folder, run, runs)
     console.print(summary_table(summary))
@@ -229,7 +230,7 @@ def write_summary(folder: Path, run: DeviceRun, runs: list[TaskRun]) -> dict:
         "metrics": summarize(class_il, task_il),
         "tasks": [{"task": r.task, "session_id": r.session_id, "seconds": round(r.seconds, 3),
                    "iterations": r.result["iterations"], "energy_j": r.energy_j, "notes": r.notes,
-                   "replay": {k: getattr(r.replay, k) for k in r.replay.__dataclass_fields__},
+                   "config": r.config.to_dict(),
                    "class_il": float(np.nanmean(class_il[r.task, : r.task + 1]))} for r in runs],
         "energy_j": sum(r.energy_j for r in runs) if runs and all(r.energy_j is not None for r in runs) else None,
     }
@@ -242,10 +243,11 @@ def summary_table(summary: dict) -> Table:
     m = summary["metrics"]
     table = Table(title=f"{summary['name']} on {summary['runtime']}{sim}: class-IL {m.get('class_il', float('nan')):.2f}%, "
                         f"task-IL {m.get('task_il', float('nan')):.2f}%", title_justify="left")
-    for col in ("task", "EM", "SB", "swap", "class-IL %", "seconds", "energy J" + sim):
+    for col in ("task", "EM", "SB", "swap", "sparsity", "DDR", "class-IL %", "seconds", "energy J" + sim):
         table.add_column(col, justify="right")
     for t in summary["tasks"]:
-        r = t["replay"]
-        table.add_row(str(t["task"] + 1), str(r["em_size"]), str(r["sb_size"]), f"{r['swap_ratio']:g}", f"{t['class_il']:.2f}",
-                      f"{t['seconds']:.1f}", "-" if t["energy_j"] is None else f"{t['energy_j']:.2f}")
+        c = t["config"]
+        table.add_row(str(t["task"] + 1), str(c["em_size"]), str(c["sb_size"]), f"{c['swap_ratio']:g}", f"{c['sparsity']:g}",
+                      f"{c['ddr_fraction']:g}", f"{t['class_il']:.2f}", f"{t['seconds']:.1f}",
+                      "-" if t["energy_j"] is None else f"{t['energy_j']:.2f}")
     return table

@@ -1,25 +1,25 @@
-"""From an ``ExperimentSpec`` to what a device session needs: task shards, an export request, session.json.
+"""From an ``ExperimentSpec`` to what a session needs: task shards, an export request, session.json.
 
-Shared by ``pipeline.experiment`` (the full run), the profiling sessions Miro asks for, the runner
-tests and ``bench/runner.py``, so every path builds sessions the same way.
+Shared by ``pipeline.experiment`` (the full run on a device), the profiling sessions Miro asks for,
+the host trainer (the same sessions under a local storage root), the runner tests and
+``bench/runner.py``, so every path builds sessions the same way.
 """
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-import numpy as np
 import torch
 
-from android_harness.device.cl_step import rows_per_step
-from android_harness.device.session_spec import ReplayConfig, SessionSpec, SparclConfig, TrainConfig
-from pipeline.config import ExperimentSpec, ReplaySpec
+from android_harness.device.session_spec import SessionSpec, device_table
+from android_harness.device.spec_tables import ReplayConfig, SparclConfig, TrainConfig
+from pipeline.config import ExperimentSpec
 from pipeline.datasets import load_dataset, split_from_spec, write_task_shards
 from pipeline.datasets.user_data import fingerprint
-from pipeline.errors import ConfigError
 from pipeline.spec_model import build_spec_model
+from pipeline.task_config import TaskConfig
 
 
 @dataclass
@@ -48,27 +48,6 @@ def write_shards(spec: ExperimentSpec, cache: Path) -> DataInfo:
     return DataInfo(folder, tuple(meta["input_shape"]), int(meta["num_classes"]), [int(t["index"]) for t in meta["tasks"]])
 
 
-def train_config(spec: ExperimentSpec) -> TrainConfig:
-    tr = spec.train
-    if tr.method == "joint":
-        raise ConfigError("train.method: 'joint' is the host-only upper bound; the device runs finetune, er or derpp")
-    return TrainConfig(method=tr.method, epochs=tr.epochs, batch_size=tr.batch_size, buffer_batch_size=tr.buffer_batch_size,
-                       lr=tr.lr, alpha=tr.alpha, beta=tr.beta, current_task_logits_only=tr.current_task_logits_only)
-
-
-def replay_config(replay: ReplaySpec, em_policy: str = "balanced") -> ReplayConfig:
-    return ReplayConfig(em_size=replay.em_size, sb_size=replay.sb_size, swap_ratio=replay.swap_ratio,
-                        swap_period=replay.swap_period, storage_budget_mb=replay.storage_budget_mb, em_policy=em_policy)
-
-
-def sparcl_config(spec: ExperimentSpec) -> SparclConfig:
-    sp = spec.sparcl
-    return SparclConfig(tdm=sp.enabled and sp.tdm and not sp.structured, sparsity=sp.sparsity, tdm_lambda=sp.tdm_lambda,
-                        tdm_update_every=sp.tdm_update_every, tdm_swap=sp.tdm_swap, tdm_freeze_after=sp.tdm_freeze_after,
-                        ddr=sp.enabled and sp.ddr and sp.ddr_fraction > 0, ddr_fraction=sp.ddr_fraction,
-                        ddr_steps=list(sp.ddr_steps), dgm=sp.enabled and sp.dgm, dgm_ratio=sp.dgm_ratio, dgm_period=sp.dgm_period)
-
-
 def initial_model(spec: ExperimentSpec, data: DataInfo) -> torch.nn.Module:
     """The model the host trainer starts from (same seed, same builder)."""
     torch.manual_seed(spec.seed)
@@ -76,21 +55,15 @@ def initial_model(spec: ExperimentSpec, data: DataInfo) -> torch.nn.Module:
 
 
 def export_request(spec: ExperimentSpec, data: DataInfo, runtime: str):
-    """The export for ``runtime``: one program whose fixed batch holds the current rows and the replay draws."""
+    """The export for ``runtime``: one program of ``train.batch_size`` rows, with the initial TDM masks."""
     from pipeline.export import ExportRequest
+    from pipeline.sparcl.init_masks import initial_masks
 
     model = initial_model(spec, data)
-    masks = None
-    if spec.sparcl.enabled and spec.sparcl.tdm:
-        from pipeline.sparcl.policies import build_sparcl_policy, masks_by_layer
-        from pipeline.cl.policy import StepInfo
-
-        policy = build_sparcl_policy(spec, model)
-        policy.on_task_start(StepInfo(task=0, epoch=0, epochs=spec.train.epochs, iteration=0), model, 1)
-        masks = {k: np.asarray(v, np.float32) for k, v in masks_by_layer(policy).items()}
+    masks = initial_masks(spec.sparcl, model)
     m, tr = spec.model, spec.train
     return ExportRequest(
-        model=m.kind, input_shape=data.input_shape, num_classes=data.num_classes, batch_size=rows_per_step(train_config(spec)),
+        model=m.kind, input_shape=data.input_shape, num_classes=data.num_classes, batch_size=tr.batch_size,
         runtime=runtime, optimizer=tr.optimizer, lr=tr.lr, momentum=tr.momentum, weight_decay=tr.weight_decay,
         norm=m.norm, width=m.width, hidden=tuple(m.hidden), args=dict(m.args), maskable=tuple(m.maskable),
         seed=spec.seed, masks=masks,
@@ -99,15 +72,17 @@ def export_request(spec: ExperimentSpec, data: DataInfo, runtime: str):
 
 
 def session_spec(spec: ExperimentSpec, session_id: str, tasks: list[int], *, model_dir: str, data_dir: str,
-                 replay_dir: str, replay: ReplaySpec | None = None, em_policy: str = "balanced", resume_from: str = "",
-                 kind: str = "task", subset_fraction: float = 1.0, epochs: int | None = None,
-                 meminfo_path: str = "/proc/meminfo") -> SessionSpec:
-    """``session.json`` for one session of ``spec`` (paths relative to the device's storage root)."""
-    train = train_config(spec)
+                 replay_dir: str, task: TaskConfig | None = None, resume_from: str = "", kind: str = "task",
+                 subset_fraction: float = 1.0, epochs: int | None = None, meminfo_path: str = "/proc/meminfo",
+                 trace: bool | None = None) -> SessionSpec:
+    """``session.json`` for one session of ``spec`` (paths relative to the storage root unless absolute)."""
+    task = task or TaskConfig.from_spec(spec)
+    train = device_table(TrainConfig, spec.train)
     if epochs is not None:
-        train.epochs = epochs
+        train = replace(train, epochs=epochs)
+    sparcl = replace(device_table(SparclConfig, spec.sparcl), sparsity=task.sparsity, ddr_fraction=task.ddr_fraction)
     return SessionSpec(
         session_id=session_id, model_dir=model_dir, data_dir=data_dir, replay_dir=replay_dir, tasks=list(tasks),
-        seed=spec.seed, kind=kind, train=train, replay=replay_config(replay or spec.replay, em_policy),
-        sparcl=sparcl_config(spec), resume_from=resume_from, checkpoint_every=spec.device.checkpoint_every,
-        subset_fraction=subset_fraction, meminfo_path=meminfo_path)
+        seed=spec.seed, kind=kind, train=train, replay=device_table(ReplayConfig, task.replay), sparcl=sparcl,
+        resume_from=resume_from, checkpoint_every=spec.device.checkpoint_every, subset_fraction=subset_fraction,
+        meminfo_path=meminfo_path, trace=spec.device.trace if trace is None else trace)

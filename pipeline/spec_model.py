@@ -12,6 +12,7 @@ import torch
 from torch import nn
 
 from models import ModelArgs, build_model
+from models.user_model import ModelSpecError
 from pipeline.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -60,8 +61,8 @@ def build_spec_model(m: "ModelSpec", input_shape: tuple[int, ...], num_classes: 
                           f"{tuple(input_shape)} (use a model for that shape, e.g. 'mlp', or your own)")
     try:
         model = build_model(m.kind, model_args(m, input_shape, num_classes))
-    except ConfigError:
-        raise
+    except ModelSpecError as exc:
+        raise ConfigError(str(exc)) from None
     except Exception as exc:  # a built-in builder refusing these sizes
         raise ConfigError(f"model.kind: building {m.kind!r} for samples {tuple(input_shape)} and {num_classes} classes "
                           f"failed: {type(exc).__name__}: {exc}") from None

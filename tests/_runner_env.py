@@ -1,4 +1,4 @@
-"""Builds a device storage root on the host (shards + export + session.json) for runner tests and bench."""
+"""Builds a storage root on the host (shards + export + session.json) for runner tests and bench."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -12,8 +12,7 @@ from pipeline.export import export_program
 def small_spec(method: str = "derpp", **train) -> ExperimentSpec:
     return parse_spec({"seed": 3, "data": {"kind": "digits", "tasks": 3, "classes_per_task": 2, "max_train_per_class": 60},
                        "model": {"kind": "mlp", "hidden": [32, 32]},
-                       "train": {"method": method, "epochs": 2, "batch_size": 16, "buffer_batch_size": 16, "lr": 0.05,
-                                 "buffer_size": 60, **train},
+                       "train": {"method": method, "epochs": 2, "batch_size": 16, "lr": 0.05, **train},
                        "replay": {"em_size": 60, "sb_size": 200, "swap_ratio": 0.5}})
 
 

@@ -8,9 +8,10 @@ from pathlib import Path
 
 from android_harness.bundle import build_device_zip, zip_digest
 
-TORCH_FREE = ("android_harness.device.runner", "android_harness.device.replay", "android_harness.device.cl_step",
+TORCH_FREE = ("android_harness.device.runner", "android_harness.device.replay", "android_harness.device.engine",
               "android_harness.device.checkpoint", "android_harness.device.backends", "android_harness.device.sampler",
-              "pipeline.sparcl.core", "pipeline.datasets.shards", "pipeline.cl.reservoir", "pipeline.cl.metrics")
+              "android_harness.device.sparcl", "android_harness.device.shards", "android_harness.device.metrics",
+              "android_harness.device.rng", "android_harness.device.server")
 
 
 def _blocked(code: str, zip_path: Path) -> subprocess.CompletedProcess:
@@ -18,6 +19,19 @@ def _blocked(code: str, zip_path: Path) -> subprocess.CompletedProcess:
     prelude = (f"import sys; sys.modules['torch'] = None; sys.path.insert(0, {str(zip_path)!r}); "
                "sys.path[:] = [p for p in sys.path if not p.rstrip('/').endswith('/work/main')]; ")
     return subprocess.run([sys.executable, "-c", prelude + code], capture_output=True, text=True, cwd="/", timeout=120)
+
+
+def test_zip_is_the_device_package(tmp_path: Path) -> None:
+    """Every file of the zip is a file of the device package (plus the parent's docstring-only __init__)."""
+    import zipfile
+
+    from android_harness.bundle import REPO
+
+    names = zipfile.ZipFile(build_device_zip(tmp_path)).namelist()
+    device = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "android_harness/device").rglob("*.py")
+                    if "__pycache__" not in p.parts)
+    assert sorted(names) == sorted(device + ["android_harness/__init__.py", "__main__.py"])
+    assert not any(n.startswith("pipeline/") for n in names)
 
 
 def test_zip_is_reproducible(tmp_path: Path) -> None:

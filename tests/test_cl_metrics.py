@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.cl.metrics import (average_accuracy, backward_transfer, forgetting, masked_predictions, summarize,
+from android_harness.device.metrics import (average_accuracy, backward_transfer, forgetting, masked_predictions, summarize,
                                  task_accuracies)
 
 NAN = np.nan

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.cli.train_cmds import parse_overrides
-from pipeline.config import load_spec, parse_spec
+from pipeline.config import load_spec, parse_overrides, parse_spec
 from pipeline.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,6 +56,45 @@ def test_overrides_are_typed_and_checked():
     assert spec.train.epochs == 2 and spec.train.method == "er" and spec.model.hidden == [64]
     with pytest.raises(ConfigError, match="expected key=value"):
         parse_overrides(["train.epochs"])
+
+
+def test_removed_keys_name_their_replacement():
+    probs = problems_of({"train": {"buffer_size": 200, "buffer_batch_size": 32}, "export": {"optimizer": "sgd"}})
+    assert sorted(p.split(":")[0] for p in probs) == ["export.optimizer", "train.buffer_batch_size", "train.buffer_size"]
+    assert any("replay.em_size" in p for p in probs) and any("train.batch_size" in p for p in probs)
+
+
+def test_a_spec_that_validates_exports():
+    """Closed registries from one definition: runtimes the exporter has, models the registry has."""
+    (p,) = problems_of({"export": {"runtime": "torch"}})
+    assert p.startswith("export.runtime: expected one of 'executorch', 'ort'")
+    (p,) = problems_of({"model": {"kind": "vgg"}})
+    assert p.startswith("model.kind: expected one of") and "'mlp'" in p
+    (p,) = problems_of({"export": {"runtime": "ort"}, "train": {"momentum": 0.9}})
+    assert p.startswith("train.momentum/weight_decay: ONNX Runtime's SGD")
+
+
+@pytest.mark.parametrize("train", [{"momentum": 0.9}, {"weight_decay": 1e-4}, {"optimizer": "adamw"}])
+def test_dgm_needs_plain_sgd(train):
+    """docs/semantics.md 4.7: a gradient-masked weight must not move, which only plain SGD guarantees."""
+    (p,) = problems_of({"sparcl": {"enabled": True}, "train": train, "export": {"runtime": "executorch"}})
+    assert p.startswith("sparcl.dgm: gradient masking is defined for plain SGD only")
+    assert parse_spec({"sparcl": {"enabled": True, "dgm": False}, "train": train, "export": {"runtime": "executorch"}})
+
+
+def test_session_tables_are_the_spec_tables():
+    """The device session's train/replay/sparcl dataclasses ARE the spec's (extended, never mirrored)."""
+    import dataclasses
+
+    from android_harness.device.spec_tables import ReplayConfig, SparclConfig, TrainConfig
+    from pipeline.config import ReplaySpec, SparclSpec, TrainSpec
+
+    assert ReplaySpec is ReplayConfig and issubclass(TrainSpec, TrainConfig) and issubclass(SparclSpec, SparclConfig)
+    for host, device in ((TrainSpec, TrainConfig), (SparclSpec, SparclConfig)):
+        base = {f.name: f for f in dataclasses.fields(device)}
+        for f in dataclasses.fields(host):
+            if f.name in base:
+                assert f is base[f.name] or (f.default, f.metadata) == (base[f.name].default, base[f.name].metadata)
 
 
 def run_cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:

@@ -18,7 +18,7 @@ def test_export_command_writes_a_loadable_export_and_reuses_it(tmp_path):
     assert first.exit_code == 0, first.output
     assert "parameters 17,610" in first.output and "FLOPs/step" in first.output and "checkpoint" in first.output
     manifest = read_manifest(tmp_path / "out")
-    assert manifest["model"]["kind"] == "mlp" and manifest["batch_size"] == 96 and manifest["spec_hash"]
+    assert manifest["model"]["kind"] == "mlp" and manifest["batch_size"] == 32 and manifest["spec_hash"]   # train.batch_size rows
     assert load_backend(tmp_path / "out").signature.num_classes == 10
     again = runner.invoke(app, args)
     assert again.exit_code == 0 and "cached" in again.output

@@ -1,8 +1,7 @@
-"""The device runner on the host filesystem (no adb): resume after kill -9, SIGTERM cancel, events."""
+"""The device runner on the host filesystem (no adb): SIGTERM cancel, events, EM ∪ SB epochs, DDR, the zip."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -12,10 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from android_harness.device.backends import load_backend
-from android_harness.device.checkpoint import latest_checkpoint
+from android_harness.device.checkpoint import latest_checkpoint, load_checkpoint
 from android_harness.device.events import read_events
+from android_harness.device.replay import RecordFormat, StorageTier
 from android_harness.device.runner import Runner
+from pipeline.conformance import read_trace
 from tests._runner_env import build_root, new_session, small_spec
 
 REPO = Path(__file__).resolve().parents[1]
@@ -26,12 +26,6 @@ def env(tmp_path_factory):
     root = tmp_path_factory.mktemp("storage")
     spec = small_spec()
     return spec, root, build_root(spec, root)
-
-
-def _final_params(root: Path, session: Path) -> dict[str, np.ndarray]:
-    backend = load_backend(root / "models" / "ort")
-    backend.load(os.path.join(latest_checkpoint(str(session / "checkpoints")), "backend"))
-    return backend.params()
 
 
 def _start(session: Path) -> subprocess.Popen:
@@ -50,51 +44,10 @@ def _wait_for(session: Path, pred, proc: subprocess.Popen, timeout: float = 60.0
     raise AssertionError("runner did not reach the expected point in time")
 
 
-def _check_seq(session: Path) -> list[dict]:
+def _events(session: Path) -> list[dict]:
     events, _ = read_events(str(session / "events.jsonl"))
     assert [e["seq"] for e in events] == list(range(len(events)))
     return events
-
-
-def test_resume_after_kill9_gives_the_same_final_weights(env) -> None:
-    spec, root, data = env
-    straight = new_session(spec, root, data, "straight", overrides={"checkpoint_every": 4})
-    result = Runner(str(straight)).run()
-    assert result["status"] == "ok", result["error"]
-    killed = new_session(spec, root, data, "killed", overrides={"checkpoint_every": 4})
-    proc = _start(killed)
-    _wait_for(killed, lambda ev: any(e["type"] == "checkpoint" and e["step"] >= 12 for e in ev), proc)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
-    assert not (killed / "result.json").exists()
-    resumed = Runner(str(killed)).run()
-    assert resumed["status"] == "ok", resumed["error"]
-    events = _check_seq(killed)
-    assert sum(e["type"] == "session_start" for e in events) == 2 and events[-1]["type"] == "session_end"
-    a, b = _final_params(root, straight), _final_params(root, killed)
-    for name in a:
-        np.testing.assert_array_equal(a[name], b[name], err_msg=name)
-    assert resumed["evals"] == result["evals"] and resumed["iterations"] == result["iterations"]
-
-
-def test_resume_with_sparcl_ddr_and_dgm_is_exact(tmp_path: Path) -> None:
-    """Data removal and gradient masks are checkpointed too: a resumed run matches an uninterrupted one."""
-    spec = small_spec()
-    spec.sparcl.enabled, spec.sparcl.sparsity, spec.train.epochs = True, 0.5, 5
-    data = build_root(spec, tmp_path)
-    straight = new_session(spec, tmp_path, data, "straight")
-    assert Runner(str(straight)).run()["status"] == "ok"
-    killed = new_session(spec, tmp_path, data, "killed", overrides={"checkpoint_every": 3})
-    proc = _start(killed)
-    _wait_for(killed, lambda ev: any(e["type"] == "checkpoint" and e["step"] >= 9 for e in ev), proc)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
-    assert Runner(str(killed)).run()["status"] == "ok"
-    events = _check_seq(killed)
-    assert any(e["type"] == "ddr" for e in events)
-    a, b = _final_params(tmp_path, straight), _final_params(tmp_path, killed)
-    for name in a:
-        np.testing.assert_array_equal(a[name], b[name], err_msg=name)
 
 
 def test_sigterm_cancels_cleanly_and_the_session_resumes(env) -> None:
@@ -106,7 +59,7 @@ def test_sigterm_cancels_cleanly_and_the_session_resumes(env) -> None:
     assert proc.wait(timeout=30) == 3, proc.stderr.read()
     result = json.loads((session / "result.json").read_text())
     assert result["status"] == "cancelled" and result["checkpoint"]
-    assert _check_seq(session)[-1] == {**_check_seq(session)[-1], "type": "session_end", "status": "cancelled"}
+    assert _events(session)[-1] == {**_events(session)[-1], "type": "session_end", "status": "cancelled"}
     (session / "result.json").unlink()
     assert Runner(str(session)).run()["status"] == "ok"
 
@@ -115,7 +68,7 @@ def test_events_follow_the_contract(env) -> None:
     spec, root, data = env
     session = new_session(spec, root, data, "contract")
     result = Runner(str(session)).run()
-    events = _check_seq(session)
+    events = _events(session)
     types = {e["type"] for e in events}
     assert {"session_start", "task_start", "epoch", "eval", "swap", "checkpoint", "resources", "task_end",
             "session_end", "phase_start", "phase_end"} <= types
@@ -124,6 +77,56 @@ def test_events_follow_the_contract(env) -> None:
     assert len(evals) == len(data.tasks) and result["evals"][-1]["after_task"] == data.tasks[-1]
     assert sum(e["n_swapped"] for e in events if e["type"] == "swap") > 0  # tasks after the first swap from flash
     assert (root / "sessions" / "contract" / "replay" / "store.json").is_file()
+    _, arrays = load_checkpoint(latest_checkpoint(str(session / "checkpoints")))
+    assert {"param.features.1.weight", "mask.features.1.weight", "grad_prev.features.1.weight", "em_refs", "sb_rows",
+            "sb_logits", "ddr_removed"} - set(arrays) == {"ddr_removed"}   # DDR off in this spec
+
+
+def test_an_epoch_trains_em_union_sb_in_full_steps(tmp_path: Path) -> None:
+    """Miro's EM axis matters: an epoch is the active SB plus every EM slot (n_samples = |P|), steps of
+    exactly B rows (no padding), and a larger EM trains more rows and holds more classes' samples."""
+    spec = small_spec("er")
+    data = build_root(spec, tmp_path)
+    runs = {}
+    for em in (20, 60):
+        session = new_session(spec, tmp_path, data, f"em{em}", trace=True,
+                              overrides={"replay": type(spec.replay)(em_size=em, sb_size=200, swap_ratio=0.0)})
+        assert Runner(str(session)).run()["status"] == "ok"
+        runs[em] = (_events(session), read_trace([session / "trace.jsonl"]))
+    for em, (events, trace) in runs.items():
+        starts = {e["task"]: e["n_train"] for e in events if e["type"] == "task_start"}
+        for e in (e for e in events if e["type"] == "epoch"):
+            expect = starts[e["task"]] + (min(em, sum(starts[t] for t in data.tasks[:data.tasks.index(e["task"])]))
+                                          if e["task"] != data.tasks[0] else 0)
+            assert e["n_samples"] == expect
+        assert all(len(x["ids"]) == 16 for x in trace if x["k"] == "step")
+        last = [x for x in trace if x["k"] == "em"][-1]["refs"]
+        assert np.bincount([c for c, _ in last]).max() - np.bincount([c for c, _ in last]).min() <= 1
+    steps = {em: sum(x["k"] == "step" for x in trace) for em, (_, trace) in runs.items()}
+    assert steps[60] > steps[20]
+
+
+def test_ddr_removed_rows_are_never_trained_again_nor_stored(tmp_path: Path) -> None:
+    spec = small_spec("derpp")
+    spec.sparcl.enabled, spec.sparcl.tdm, spec.sparcl.dgm = True, False, False
+    spec.sparcl.ddr_steps = [0.5]
+    spec.train.epochs = 4
+    data = build_root(spec, tmp_path)
+    session = new_session(spec, tmp_path, data, "ddr", trace=True)
+    assert Runner(str(session)).run()["status"] == "ok"
+    trace = read_trace([session / "trace.jsonl"])
+    fmt = json.loads((session / "replay" / "store.json").read_text())
+    store = StorageTier(str(session / "replay"), RecordFormat(tuple(fmt["x_shape"]), fmt["n_logits"]), 1 << 30, read_only=True)
+    for t in data.tasks:
+        (ddr,) = [x for x in trace if x["k"] == "ddr" and x["task"] == t]
+        gone = {(t << 32) | int(r) for r in ddr["removed"]}   # SB rows = task rows here (SB holds the whole task)
+        after = [x for x in trace if x["k"] == "step" and x["task"] == t and x["epoch"] >= ddr["epoch"]]
+        assert gone and after and not gone & {i for x in after for i in x["ids"]}
+        assert not any(sid in store for sid in gone)
+        em_refs = [x for x in trace if x["k"] == "em" and x["task"] > t]
+        stored_ids = {store.read(c, k)[0] for line in em_refs for c, k in line["refs"]}
+        assert not gone & stored_ids
+    store.close()
 
 
 def test_bad_session_json_is_a_clear_error(tmp_path: Path) -> None:
@@ -131,9 +134,11 @@ def test_bad_session_json_is_a_clear_error(tmp_path: Path) -> None:
     from android_harness.device.session_spec import read_spec
 
     (tmp_path / "session.json").write_text(json.dumps({"session_id": "x", "model_dir": "m", "data_dir": "d",
-                                                       "replay_dir": "r", "tasks": [0], "train": {"method": "joint"}}))
-    with pytest.raises(SessionSpecError, match="train.method"):
+                                                       "replay_dir": "r", "tasks": [0], "train": {"method": "ewc",
+                                                                                                  "buffer_batch_size": 3}}))
+    with pytest.raises(SessionSpecError, match="train.method") as info:
         read_spec(str(tmp_path))
+    assert "train.buffer_batch_size: unknown key" in str(info.value)
 
 
 def test_runner_from_the_zip_alone(env, tmp_path: Path) -> None:
@@ -155,30 +160,29 @@ def test_runner_from_the_zip_alone(env, tmp_path: Path) -> None:
     assert json.loads((session / "result.json").read_text())["status"] == "ok"
 
 
-def test_sparcl_on_the_runner_matches_the_host_trainer(tmp_path: Path) -> None:
-    """SparCL-DER++ (TDM + DDR + DGM) on Split Digits: runner vs host reference, same spec and seed."""
-    from pipeline.cl.trainer import train_host
-    from pipeline.config import parse_spec
-    from pipeline.sparcl.policies import build_sparcl_policy
-
-    spec = parse_spec({"seed": 0, "data": {"kind": "digits", "tasks": 5, "classes_per_task": 2},
-                       "model": {"kind": "mlp", "hidden": [100, 100]},
-                       "train": {"method": "derpp", "epochs": 3, "lr": 0.03, "buffer_size": 200},
-                       "sparcl": {"enabled": True, "sparsity": 0.75}, "replay": {"em_size": 200, "sb_size": 400}})
-    data = build_root(spec, tmp_path)
-    result = Runner(str(new_session(spec, tmp_path, data, "sparcl", em_policy="reservoir"))).run()
-    assert result["status"] == "ok", result["error"]
-    device_acc = float(np.mean(list(result["evals"][-1]["class_il"].values())))
-    host = train_host(spec, build_sparcl_policy(spec), progress=False)
-    assert abs(device_acc - float(np.nanmean(host.class_il[-1]))) <= 2.0
-    events = _check_seq(tmp_path / "sessions" / "sparcl")
-    assert {"mask", "ddr"} <= {e["type"] for e in events}
+def test_a_checkpoint_of_another_runtime_or_mid_task_is_refused(env, tmp_path: Path) -> None:
+    spec, root, data = env
+    first = new_session(spec, root, data, "first", tasks=data.tasks[:1], overrides={"checkpoint_every": 3})
+    assert Runner(str(first)).run()["status"] == "ok"
+    ckpts = sorted((first / "checkpoints").iterdir())
+    mid = [c for c in ckpts if not json.loads((c / "state.json").read_text())["task_finished"]]
+    end = latest_checkpoint(str(first / "checkpoints"))
+    if mid:
+        bad = new_session(spec, root, data, "from-mid", tasks=data.tasks[1:2], resume_from=str(mid[0]))
+        assert "must be a checkpoint at a task end" in Runner(str(bad)).run()["error"]
+    state = json.loads((Path(end) / "state.json").read_text())
+    other = tmp_path / "ckpt"
+    other.mkdir()
+    (other / "arrays").symlink_to(Path(end) / "arrays")
+    (other / "state.json").write_text(json.dumps({**state, "runtime": "executorch"}))
+    wrong = new_session(spec, root, data, "wrong-runtime", tasks=data.tasks[1:2], resume_from=str(other))
+    assert "written by the executorch runtime" in Runner(str(wrong)).run()["error"]
 
 
 @pytest.mark.parametrize("rescale", [False, True])
 def test_tdm_init_rescale_restores_unit_norms_on_the_runner(tmp_path: Path, rescale: bool) -> None:
     """``sparcl.tdm_init_rescale`` reaches the device (through the exported initial state, which the
-    host policy prunes): each masked unit keeps its dense norm; without it pruning shrinks the units.
+    host prunes): each masked unit keeps its dense norm; without it pruning shrinks the units.
     Training at a vanishing learning rate leaves the init in place."""
     from pipeline.config import parse_spec
     from pipeline.experiment_prep import initial_model
@@ -192,13 +196,36 @@ def test_tdm_init_rescale_restores_unit_norms_on_the_runner(tmp_path: Path, resc
     dense = {k: v.numpy() for k, v in initial_model(spec, data).state_dict().items()}
     session = new_session(spec, tmp_path, data, "rescale")
     assert Runner(str(session)).run()["status"] == "ok"
-    final = _final_params(tmp_path, session)
+    _, arrays = load_checkpoint(latest_checkpoint(str(session / "checkpoints")))
     for name in ("features.1.weight", "features.4.weight"):
-        assert np.mean(final[name] == 0) >= 0.85, name
-        kept, full = np.linalg.norm(final[name], axis=1), np.linalg.norm(dense[name], axis=1)
+        final = arrays[f"param.{name}"]
+        assert np.mean(final == 0) >= 0.85, name
+        kept, full = np.linalg.norm(final, axis=1), np.linalg.norm(dense[name], axis=1)
         if rescale:
             alive = kept > 0                        # a unit pruned to nothing has no norm to restore
             assert alive.mean() > 0.9, name
             np.testing.assert_allclose(kept[alive], full[alive], rtol=1e-4, err_msg=name)
         else:
             assert np.median(kept / full) < 0.8, name      # pruning alone shrinks units (about 0.5 here)
+
+
+def test_a_session_at_another_sparsity_moves_there_by_its_expand_event(tmp_path: Path) -> None:
+    """Miro's sparsity candidates train at their own sparsity on the run's one export (semantics 5.4)."""
+    from android_harness.device.sparcl import keep_count
+    from pipeline.task_config import TaskConfig
+
+    spec = small_spec("er")
+    spec.sparcl.enabled, spec.sparcl.sparsity, spec.sparcl.ddr, spec.sparcl.dgm = True, 0.5, False, False
+    data = build_root(spec, tmp_path)
+    first = new_session(spec, tmp_path, data, "at-0.5", tasks=data.tasks[:1], replay_dir="replay/s")
+    before = Runner(str(first)).run()
+    denser = TaskConfig(spec.replay, 0.9, 0.0)
+    second = new_session(spec, tmp_path, data, "at-0.9", tasks=data.tasks[1:2], replay_dir="replay/s",
+                         resume_from=before["checkpoint"], task=denser)
+    assert Runner(str(second)).run()["status"] == "ok"
+    for session, s in ((first, 0.5), (second, 0.9)):
+        _, arrays = load_checkpoint(latest_checkpoint(str(session / "checkpoints")))
+        for name in ("features.1.weight", "features.4.weight"):
+            m = arrays[f"mask.{name}"]
+            assert int(m.sum()) == keep_count(m.size, s), (s, name)
+            assert np.all(arrays[f"param.{name}"][m == 0] == 0)

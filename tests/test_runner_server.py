@@ -12,8 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from android_harness.device.backends import load_backend
-from android_harness.device.checkpoint import latest_checkpoint
+from android_harness.device.checkpoint import latest_checkpoint, load_checkpoint
 from android_harness.device.events import read_events
 from android_harness.device.runner import Runner
 from android_harness.device.server import CANCEL_MARKER, SERVER_PID, SERVER_STATE
@@ -62,9 +61,8 @@ def _state_after(root: Path, served: int, timeout: float = 10.0) -> dict:
 
 
 def _final_params(root: Path, session: Path) -> dict[str, np.ndarray]:
-    backend = load_backend(root / "models" / "ort")
-    backend.load(os.path.join(latest_checkpoint(str(session / "checkpoints")), "backend"))
-    return backend.params()
+    _, arrays = load_checkpoint(latest_checkpoint(str(session / "checkpoints")))
+    return {k: v for k, v in arrays.items() if k.startswith("param.")}
 
 
 def _stop(proc: subprocess.Popen) -> None:

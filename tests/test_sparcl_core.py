@@ -1,31 +1,15 @@
-"""SparCL's numpy core: schedules, masks, DDR, DGM, FLOPs (seeded, no torch)."""
+"""SparCL's numpy core (android_harness/device/sparcl): schedules, masks, TDM, DDR, DGM, FLOPs (seeded)."""
 from __future__ import annotations
-
-import ast
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from pipeline.sparcl.core import (
-    FlopsCounter, ForgettingTracker, GradientMasker, MaskSet, ddr_counts, ddr_schedule, density_trace,
-    gradient_mask, keep_count, tdm_schedule, unit_norm_factors,
+from android_harness.device.rng import TDM_GROW, Stream
+from android_harness.device.sparcl import (
+    DdrState, DgmState, ddr_counts, ddr_schedule, density_trace, gradient_mask, keep_count, magnitude_masks,
+    tdm_schedule, tdm_update, unit_norm_factors,
 )
-
-CORE = Path(__file__).resolve().parents[1] / "pipeline" / "sparcl" / "core"
-
-
-def test_core_imports_only_stdlib_and_numpy():
-    allowed = {"__future__", "typing", "dataclasses", "numpy", "math"}
-    for path in CORE.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Import):
-                roots = {a.name.split(".")[0] for a in node.names}
-            elif isinstance(node, ast.ImportFrom):
-                roots = {node.module.split(".")[0]} if not node.module.startswith("pipeline.sparcl.core") else set()
-            else:
-                continue
-            assert roots <= allowed, f"{path.name} imports {roots - allowed}"
+from pipeline.sparcl.flops import FlopsCounter
 
 
 def test_reference_schedule_50_epochs():
@@ -61,62 +45,45 @@ def test_masks_hit_target_sparsity_per_layer(structured, sparsity):
     rng = np.random.default_rng(0)
     shapes = {"a": (40, 20, 3, 3), "b": (64, 100), "c": (16, 8, 5)}
     weights = {k: rng.normal(size=s) for k, s in shapes.items()}
-    ms = MaskSet(shapes, structured=structured, seed=1)
-    ms.init_magnitude(weights, sparsity)
+    masks = magnitude_masks(weights, sparsity, structured)
     for name, shape in shapes.items():
         units = shape[0] if structured else int(np.prod(shape))
-        assert ms.weight_mask(name).shape == shape
-        assert int(ms.units[name].sum()) == keep_count(units, sparsity)
-        assert ms.density(name) == pytest.approx(keep_count(units, sparsity) / units)
-    # magnitude init keeps the largest weights (unstructured) / largest-L1 channels (structured)
-    w, m = weights["b"], ms.weight_mask("b")
-    if structured:
+        m = masks[name]
+        assert m.shape == shape and m.dtype == np.float32
+        kept = int(m.reshape(shape[0], -1)[:, 0].sum()) if structured else int(m.sum())
+        assert kept == keep_count(units, sparsity)
+    w, m = weights["b"], masks["b"]
+    if structured:                 # magnitude init keeps the largest-L1 channels
         l1 = np.abs(w).sum(axis=1)
         assert l1[m[:, 0] > 0].min() >= l1[m[:, 0] == 0].max()
-    else:
+    else:                          # ... and the largest weights
         assert np.abs(w)[m > 0].min() >= np.abs(w)[m == 0].max()
 
 
 def test_update_drops_by_importance_and_grows_zero_init():
     rng = np.random.default_rng(3)
-    shapes = {"w": (50, 40)}
-    w = {"w": rng.normal(size=shapes["w"])}
-    ms = MaskSet(shapes, seed=0)
-    ms.init_magnitude(w, 0.75)
-    w["w"] = w["w"] * ms.weight_mask("w")
-    g = {"w": rng.normal(size=shapes["w"])}
-    before = ms.units["w"].copy()
-    survivors = ms.update(w, g, drop_to=0.80, grow_to=0.75, lam=0.5)
-    kept = survivors["w"].reshape(-1) > 0
-    score = np.abs(w["w"]).reshape(-1) + 0.5 * np.abs(g["w"]).reshape(-1)
+    w = rng.normal(size=(50, 40))
+    m0 = magnitude_masks({"w": w}, 0.75)["w"]
+    w = w * m0
+    g = rng.normal(size=(50, 40))
+    res = tdm_update({"w": w}, {"w": m0}, {"w": g}, drop_to=0.80, grow_to=0.75, lam=0.5,
+                     grow_stream=Stream(0, TDM_GROW, 0, 1), order=["w"])
+    before, kept, new = m0.reshape(-1) > 0, res.survivors["w"].reshape(-1) > 0, res.masks["w"].reshape(-1) > 0
+    score = np.abs(w, dtype=np.float64).reshape(-1) + 0.5 * np.abs(g, dtype=np.float64).reshape(-1)
     dropped = before & ~kept
-    assert kept.sum() == keep_count(2000, 0.80) and dropped.sum() == 500 - 400
+    assert kept.sum() == keep_count(2000, 0.80) and dropped.sum() == 500 - 400 and res.keep["w"] == 400
     assert score[kept].min() >= score[dropped].max()            # the least important live ones went
-    assert ms.units["w"].sum() == 500                            # regrown to the target
-    grown = ms.units["w"] & ~kept
-    assert grown.sum() == 100 and not (grown & before & kept).any()
-    new_w = w["w"] * survivors["w"]                              # what the caller does
-    assert np.all(new_w.reshape(-1)[grown] == 0.0)               # grown weights start at zero
+    assert new.sum() == 500 and (kept <= new).all()              # regrown to the target
+    again = tdm_update({"w": w}, {"w": m0}, {"w": g}, 0.80, 0.75, 0.5, Stream(0, TDM_GROW, 0, 1), ["w"])
+    assert np.array_equal(again.masks["w"], res.masks["w"])      # the grow is the stream's, nothing else
+    other = tdm_update({"w": w}, {"w": m0}, {"w": g}, 0.80, 0.75, 0.5, Stream(0, TDM_GROW, 0, 2), ["w"])
+    assert not np.array_equal(other.masks["w"], res.masks["w"])
+    denser = tdm_update({"w": w}, {"w": m0}, None, 0.5, 0.9, 0.5, Stream(0, TDM_GROW, 0, 1), ["w"])
+    assert np.array_equal(denser.masks["w"], m0) and denser.keep["w"] == 0    # n_grow < 0: nothing moves
 
 
-def test_mask_state_round_trip_continues_identically():
-    shapes = {"w": (30, 30)}
-    rng = np.random.default_rng(0)
-    w = {"w": rng.normal(size=(30, 30))}
-    a = MaskSet(shapes, seed=5)
-    a.init_magnitude(w, 0.9)
-    b = MaskSet(shapes, seed=99)
-    b.load_state_dict(a.state_dict())
-    a.update(w, None, 0.91, 0.9, 0.5)
-    b.update(w, None, 0.91, 0.9, 0.5)
-    assert np.array_equal(a.units["w"], b.units["w"])
-    with pytest.raises(ValueError):
-        MaskSet(shapes, structured=True).load_state_dict(a.state_dict())
-
-
-def test_ddr_tracker_counts_forgetting_and_removes_easiest():
-    t = ForgettingTracker()
-    t.start_task(6)
+def test_ddr_counts_forgetting_sequentially_and_removes_easiest():
+    t = DdrState(6)
     idx = np.arange(6)
     # sample 0: always correct (0 events); 1: forgets twice; 2: forgets once; 3: never correct;
     # 4: correct then stays wrong (1 event); 5: wrong then correct (0 events)
@@ -124,13 +91,13 @@ def test_ddr_tracker_counts_forgetting_and_removes_easiest():
     for row in seq:
         t.observe(idx, np.array(row, dtype=bool))
     assert list(t.scores()[:3]) == [0, 2, 1] and np.isinf(t.scores()[3])
-    gone = t.remove_least_forgotten(2)
-    assert list(gone) == [0, 5]
-    assert list(t.active()) == [1, 2, 3, 4]
+    assert list(t.remove(2)) == [0, 5] and list(t.active()) == [1, 2, 3, 4]
     assert t.events.sum() == 0                                   # the window restarts
-    gone2 = t.remove_least_forgotten(3)                          # no observations: all inf -> lowest index
-    assert list(gone2) == [1, 2, 3] and not set(gone2) & set(gone)
-    assert list(t.active(np.array([5, 4, 0]))) == [4]
+    assert list(t.remove(3)) == [1, 2, 3]                        # no observations: all inf -> lowest rows
+    u = DdrState(2)
+    u.observe(np.array([0, 0, 0, 1]), np.array([True, False, True, False]))   # a row twice in one step
+    assert u.events.tolist() == [1, 0] and u.last_correct.tolist() == [True, False]
+    assert u.ever_correct.tolist() == [True, False] and u.seen.tolist() == [True, True]
 
 
 def test_gradient_mask_zeroes_intended_fraction_of_survivors():
@@ -147,16 +114,19 @@ def test_gradient_mask_zeroes_intended_fraction_of_survivors():
     assert gradient_mask(g, None, 0.8).sum() == 64 * 32 - round(0.8 * 64 * 32)
 
 
-def test_gradient_masker_refreshes_every_period():
-    gm = GradientMasker(0.5, period=3)
+def test_dgm_refreshes_every_period():
+    gm = DgmState(0.5, period=3)
     rng = np.random.default_rng(0)
     patterns = []
     for _ in range(7):
-        patterns.append(gm.step({"w": rng.normal(size=(10,))}, None)["w"].copy())
+        if gm.due():
+            gm.refresh({"w": rng.normal(size=(10,))}, {"w": np.ones(10, np.float32)}, ["w"])
+        patterns.append(gm.masks["w"].copy())
+        gm.tick()
     same = [np.array_equal(patterns[i], patterns[i - 1]) for i in range(1, 7)]
     assert same[0] and same[1] and same[3] and same[4]           # steps 1,2 reuse 0; 4,5 reuse 3
     assert not same[2] and not same[5]                           # refreshed at steps 3 and 6
-    gm.invalidate()
+    gm.clear()
     assert gm.due()
 
 
@@ -166,7 +136,7 @@ def test_flops_counter_convention():
     fwd, bwd = fc.per_sample({"a": 0.25, "b": 0.25}, {"a": 0.2})
     assert fwd == pytest.approx(25 + 12.5 + 10)
     assert bwd == pytest.approx((25 + 12.5 + 10) + (20 + 12.5 + 10))
-    fc.add_step(32, 64, {"a": 0.25, "b": 0.25}, {"a": 0.2})
+    fc.add_step(96, {"a": 0.25, "b": 0.25}, {"a": 0.2})
     assert fc.total == pytest.approx(96 * (fwd + bwd)) and fc.samples == 96 and fc.steps == 1
     with pytest.raises(KeyError):
         fc.per_sample({"nope": 0.5})
@@ -176,9 +146,7 @@ def test_flops_counter_convention():
 def test_unit_norm_factors_restore_each_units_dense_norm(structured):
     rng = np.random.default_rng(0)
     w = rng.uniform(-1, 1, size=(20, 30))
-    ms = MaskSet({"w": w.shape}, structured=structured, seed=0)
-    ms.init_magnitude({"w": w}, 0.9)
-    m = ms.weight_mask("w")
+    m = magnitude_masks({"w": w}, 0.9, structured)["w"]
     f = unit_norm_factors(w, m)
     assert f.shape == (20, 1)
     rescaled = w * m * f

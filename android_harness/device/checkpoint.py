@@ -1,61 +1,27 @@
-"""Runner checkpoints: model (via the backend), RAM tier, policies, RNG streams and replay position.
+"""Checkpoints (docs/semantics.md 10): ``checkpoints/ckpt-<iteration>/state.json`` + ``arrays/<name>.npy``.
 
-``checkpoints/ckpt-<step>/`` holds ``backend/`` (the backend's own save), ``runner.npz`` (arrays)
-and ``runner.json`` (position, generator states, storage-tier position, results so far). It is
-built in a temporary sibling and renamed into place, so the latest complete checkpoint always
-wins and a kill mid-write leaves only a temporary folder that the next save removes.
+Built in a temporary sibling folder, fsynced and renamed into place, so the latest complete
+checkpoint always wins and a kill mid-write leaves only a temporary folder that the next save
+removes. Arrays are NumPy ``.npy`` v1 files (``<f4``, ``<i8``, ``|u1``); no generator state is
+ever saved (every stream is keyed by where it is used).
 """
 from __future__ import annotations
 
 import json
 import os
 import shutil
-from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
+from android_harness.device.errors import CheckpointError
+
 PREFIX = "ckpt-"
-
-
-@dataclass
-class RunnerState:
-    """Where the run is; ``batch`` = next batch of ``epoch`` (0 = the epoch has not started)."""
-
-    iteration: int = 0
-    task: int = -1
-    task_finished: bool = True
-    epoch: int = 0
-    batch: int = 0
-    batch_rng: dict = field(default_factory=dict)
-    method_rng: dict = field(default_factory=dict)
-    storage_position: dict = field(default_factory=dict)
-    evals: list = field(default_factory=list)
-    epoch_loss: list = field(default_factory=lambda: [0.0, 0])
-
-
-def split_state(prefix: str, obj: Any, arrays: dict[str, np.ndarray]) -> Any:
-    """Nested state -> JSON-able skeleton; arrays go to ``arrays`` under dotted keys."""
-    if isinstance(obj, dict):
-        return {str(k): split_state(f"{prefix}/{k}", v, arrays) for k, v in obj.items()}
-    if isinstance(obj, np.ndarray):
-        arrays[prefix] = obj
-        return {"__array__": prefix}
-    if isinstance(obj, np.generic):
-        return obj.item()
-    if isinstance(obj, (list, tuple)):
-        return [split_state(f"{prefix}/{i}", v, arrays) for i, v in enumerate(obj)]
-    return obj
-
-
-def join_state(skeleton: Any, arrays: dict[str, np.ndarray]) -> Any:
-    if isinstance(skeleton, dict):
-        if set(skeleton) == {"__array__"}:
-            return arrays[skeleton["__array__"]]
-        return {k: join_state(v, arrays) for k, v in skeleton.items()}
-    if isinstance(skeleton, list):
-        return [join_state(v, arrays) for v in skeleton]
-    return skeleton
+FORMAT = 2
+STATE = "state.json"
+ARRAYS = "arrays"
+RUNTIME = "runtime"            # runtime state the arrays cannot carry (ORT's AdamW moments)
+_DTYPES = {"f": "<f4", "i": "<i8", "u": "|u1", "b": "|u1"}
 
 
 def _fsync_tree(folder: str) -> None:
@@ -65,21 +31,30 @@ def _fsync_tree(folder: str) -> None:
                 os.fsync(f.fileno())
 
 
-def save_checkpoint(folder: str, backend, state: RunnerState, arrays: dict[str, np.ndarray],
-                    extra: dict[str, Any], keep: int = 2) -> str:
-    """Write ``ckpt-<iteration>`` atomically; keep the newest ``keep`` checkpoints."""
+def _npy_dtype(a: np.ndarray) -> str:
+    kind = np.asarray(a).dtype.kind
+    if kind not in _DTYPES:
+        raise CheckpointError(f"checkpoint array of dtype {a.dtype} is not one of <f4, <i8, |u1")
+    return _DTYPES[kind]
+
+
+def save_checkpoint(folder: str, iteration: int, state: dict[str, Any], arrays: dict[str, np.ndarray],
+                    runtime_state=None, keep: int = 2) -> str:
+    """Write ``ckpt-<iteration>`` atomically (``runtime_state(path)`` may add the runtime folder); keep the newest ``keep``."""
     os.makedirs(folder, exist_ok=True)
-    name = f"{PREFIX}{state.iteration:09d}"
+    name = f"{PREFIX}{iteration:09d}"
     final = os.path.join(folder, name)
     tmp = os.path.join(folder, f".{name}.tmp")
     shutil.rmtree(tmp, ignore_errors=True)
-    os.makedirs(tmp)
-    backend.save(os.path.join(tmp, "backend"))
-    all_arrays = dict(arrays)
-    skeleton = split_state("extra", extra, all_arrays)
-    np.savez(os.path.join(tmp, "runner.npz"), **all_arrays)
-    with open(os.path.join(tmp, "runner.json"), "w") as f:
-        json.dump({"state": asdict(state), "extra": skeleton}, f)
+    os.makedirs(os.path.join(tmp, ARRAYS))
+    for key, value in arrays.items():
+        np.save(os.path.join(tmp, ARRAYS, f"{key}.npy"), np.ascontiguousarray(value, dtype=_npy_dtype(value)),
+                allow_pickle=False)
+    if runtime_state is not None:
+        os.makedirs(os.path.join(tmp, RUNTIME))
+        runtime_state(os.path.join(tmp, RUNTIME))
+    with open(os.path.join(tmp, STATE), "w") as f:
+        json.dump({"format": FORMAT, **state}, f, indent=1)
     _fsync_tree(tmp)
     if os.path.exists(final):
         shutil.rmtree(final)
@@ -98,8 +73,7 @@ def list_checkpoints(folder: str) -> list[str]:
     """Complete checkpoints, oldest first."""
     if not os.path.isdir(folder):
         return []
-    names = [n for n in os.listdir(folder) if n.startswith(PREFIX) and os.path.exists(os.path.join(folder, n, "runner.json"))]
-    return sorted(names)
+    return sorted(n for n in os.listdir(folder) if n.startswith(PREFIX) and os.path.exists(os.path.join(folder, n, STATE)))
 
 
 def latest_checkpoint(folder: str) -> str | None:
@@ -107,12 +81,18 @@ def latest_checkpoint(folder: str) -> str | None:
     return os.path.join(folder, names[-1]) if names else None
 
 
-def load_checkpoint(path: str, backend) -> tuple[RunnerState, dict[str, np.ndarray], dict[str, Any]]:
-    """Restore the backend from ``path``; return the runner state, arrays and extra state."""
-    backend.load(os.path.join(path, "backend"))
-    with open(os.path.join(path, "runner.json")) as f:
-        meta = json.load(f)
-    with np.load(os.path.join(path, "runner.npz")) as z:
-        arrays = {k: z[k] for k in z.files}
-    state = RunnerState(**meta["state"])
-    return state, arrays, join_state(meta["extra"], arrays)
+def load_checkpoint(path: str) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """``state.json`` and every array of a checkpoint folder."""
+    try:
+        with open(os.path.join(path, STATE)) as f:
+            state = json.load(f)
+    except FileNotFoundError:
+        raise CheckpointError(f"{path}: no {STATE} (not a checkpoint folder)") from None
+    except json.JSONDecodeError as exc:
+        raise CheckpointError(f"{path}/{STATE}: not valid JSON ({exc})") from None
+    if state.get("format") != FORMAT:
+        raise CheckpointError(f"{path}: checkpoint format {state.get('format')!r}, this runner reads format {FORMAT}")
+    folder = os.path.join(path, ARRAYS)
+    arrays = {name[:-4]: np.load(os.path.join(folder, name), allow_pickle=False)
+              for name in sorted(os.listdir(folder)) if name.endswith(".npy")}
+    return state, arrays

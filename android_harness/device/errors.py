@@ -1,13 +1,42 @@
-"""Errors raised on the device side.
+"""The root of edgecl's error tree, at the bottom layer (stdlib only, shipped in the device zip).
 
-The device zip cannot import ``pipeline.errors`` (it ships without the host package), so the
-runner has its own small tree; the host maps a failed session to ``SessionError`` from the
-runner's ``error`` event and ``result.json``.
+Every failure a user can cause is an ``EdgeclError``; the CLI turns one into a clear line and
+``exit_code``. Device-side code raises the ``DeviceSideError`` branch; ``android_harness.errors``
+adds the device/adb/session/power errors of the harness and ``pipeline.errors`` the export error,
+both on this root, so one ``except EdgeclError`` catches them all.
 """
 from __future__ import annotations
 
 
-class DeviceSideError(Exception):
+class EdgeclError(Exception):
+    """Base of every error edgecl raises on purpose."""
+
+    exit_code = 1
+
+
+class ConfigError(EdgeclError):
+    """A spec or override is invalid. Carries every problem found, not just the first."""
+
+    exit_code = 2
+
+    def __init__(self, problems: list[str] | str, source: str | None = None) -> None:
+        self.problems = [problems] if isinstance(problems, str) else list(problems)
+        self.source = source
+        where = f"{source}: " if source else ""
+        if len(self.problems) == 1:
+            msg = f"{where}{self.problems[0]}"
+        else:
+            msg = f"{where}{len(self.problems)} problems:\n" + "\n".join(f"  - {p}" for p in self.problems)
+        super().__init__(msg)
+
+
+class DataError(EdgeclError):
+    """A dataset or shard file is missing, truncated or corrupted."""
+
+    exit_code = 2
+
+
+class DeviceSideError(EdgeclError):
     """Base of every error the device-side code raises on purpose."""
 
 
@@ -21,6 +50,10 @@ class StorageFullError(DeviceSideError):
 
 class ReplayStoreError(DeviceSideError):
     """The replay store's files do not match what the session expects (shape, position)."""
+
+
+class CheckpointError(DeviceSideError):
+    """A checkpoint is missing, of another format or runtime, or does not fit the program."""
 
 
 class CancelledError(DeviceSideError):

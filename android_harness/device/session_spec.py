@@ -1,10 +1,11 @@
-"""``session.json``: what one device session runs, written by the host, read-only afterwards.
+"""``session.json``: what one session runs (docs/semantics.md 10), written by the host, read-only afterwards.
 
-Paths are relative to the device's storage root (the folder holding ``sessions/``) unless absolute.
-A *task* session trains ``tasks`` in order (resuming from ``resume_from``, the previous session's
-final checkpoint); a *profiling* session (Miro) trains on a ``subset_fraction`` of the data for
-``epochs`` with the replay store opened read-only, evaluates on the classes seen so far and
-leaves the store untouched.
+Paths are relative to the storage root (the folder holding ``sessions/``) unless absolute. A
+*task* session trains ``tasks`` in order from the start of each, after loading ``resume_from`` (a
+checkpoint at a task end; empty = the export's initial state); a kill/resume continues from the
+session's own latest checkpoint. A *profiling* session (Miro) does the same on a
+``subset_fraction`` of SB and EM with the storage tier opened read-only, and never writes it.
+``train``, ``replay`` and ``sparcl`` are the tables of ``spec_tables`` (the experiment spec's own).
 """
 from __future__ import annotations
 
@@ -15,131 +16,61 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from android_harness.device.errors import SessionSpecError
-
-METHODS = ("finetune", "er", "derpp")
-EM_POLICIES = ("balanced", "reservoir")
-KINDS = ("task", "profiling")
-
-
-@dataclass
-class TrainConfig:
-    """The CL recipe (same meaning as ``pipeline.config.TrainSpec``)."""
-
-    method: str = "derpp"
-    epochs: int = 1
-    batch_size: int = 32
-    buffer_batch_size: int = 32
-    lr: float = 0.03
-    alpha: float = 0.1
-    beta: float = 0.5
-    current_task_logits_only: bool = True
-
-
-@dataclass
-class ReplayConfig:
-    """Miro's hierarchy: EM and SB in RAM (samples, optional byte cap), the rest on flash.
-
-    ``em_policy``: ``balanced`` = Miro (EM holds old classes, rebalanced from SB at task end);
-    ``reservoir`` = mammoth's reservoir over the stream, the host reference trainer's exact choices.
-    """
-
-    em_size: int = 200
-    sb_size: int = 400
-    swap_ratio: float = 0.0
-    swap_period: int = 1
-    storage_budget_mb: float = 256.0
-    em_max_bytes: int = 0
-    sb_max_bytes: int = 0
-    em_policy: str = "balanced"
-
-
-@dataclass
-class SparclConfig:
-    """SparCL on the device, driven by pipeline.sparcl.core: TDM (mask updates between epochs, as
-    weight-mask inputs of the program), DDR (data removal) and DGM (gradient masks)."""
-
-    tdm: bool = False
-    sparsity: float = 0.75
-    tdm_lambda: float = 0.5
-    tdm_update_every: float = 0.1
-    tdm_swap: float = 0.01
-    tdm_freeze_after: float = 0.9
-    ddr: bool = False
-    ddr_fraction: float = 0.3
-    ddr_steps: list[float] = field(default_factory=lambda: [0.1, 0.2, 0.3, 0.4])
-    dgm: bool = False
-    dgm_ratio: float = 0.2           # share of SURVIVING weights' gradients masked (pipeline.config)
-    dgm_period: int = 30
+from android_harness.device.fileio import write_text_atomic
+from android_harness.device.spec_schema import build, spec_field, to_dict
+from android_harness.device.spec_tables import KINDS, ReplayConfig, SparclConfig, TrainConfig, table_problems
 
 
 @dataclass
 class SessionSpec:
-    session_id: str
-    model_dir: str
-    data_dir: str
-    replay_dir: str
-    tasks: list[int]
-    seed: int = 0
-    kind: str = "task"
+    session_id: str = spec_field()
+    model_dir: str = spec_field()
+    data_dir: str = spec_field()
+    replay_dir: str = spec_field()
+    tasks: list[int] = spec_field()
+    seed: int = spec_field(0, ge=0, lt=2**63)
+    kind: str = spec_field("task", choices=KINDS)
     train: TrainConfig = field(default_factory=TrainConfig)
     replay: ReplayConfig = field(default_factory=ReplayConfig)
     sparcl: SparclConfig = field(default_factory=SparclConfig)
-    resume_from: str = ""
-    checkpoint_every: int = 0
-    keep_checkpoints: int = 2
-    step_event_every: int = 10
-    resources_every_s: float = 5.0
-    subset_fraction: float = 1.0
-    meminfo_path: str = "/proc/meminfo"
-    eval_batch: int = 256
+    resume_from: str = spec_field("", doc="a checkpoint at a task end; empty = the export's initial state")
+    checkpoint_every: int = spec_field(0, ge=0, doc="steps between checkpoints (0 = task ends only)")
+    keep_checkpoints: int = spec_field(2, ge=1)
+    step_event_every: int = spec_field(10, ge=0)
+    resources_every_s: float = spec_field(5.0, gt=0.0)
+    subset_fraction: float = spec_field(1.0, gt=0.0, le=1.0)
+    meminfo_path: str = spec_field("/proc/meminfo")
+    trace: bool = spec_field(False, doc="append trace.jsonl (docs/semantics.md 11)")
 
     def to_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        return to_dict(self)
 
     def resolve(self, storage_root: str, path: str) -> str:
         return path if os.path.isabs(path) else os.path.join(storage_root, path)
 
     def validate(self) -> None:
-        problems = []
-        if self.kind not in KINDS:
-            problems.append(f"kind: expected one of {KINDS}, got {self.kind!r}")
-        if self.train.method not in METHODS:
-            problems.append(f"train.method: the device runs {METHODS}, got {self.train.method!r}")
-        if self.replay.em_policy not in EM_POLICIES:
-            problems.append(f"replay.em_policy: expected one of {EM_POLICIES}, got {self.replay.em_policy!r}")
-        if not self.tasks:
-            problems.append("tasks: expected at least one task index")
-        if not 0.0 < self.subset_fraction <= 1.0:
-            problems.append(f"subset_fraction: expected a value in (0, 1], got {self.subset_fraction}")
-        if not 0.0 <= self.replay.swap_ratio <= 1.0:
-            problems.append(f"replay.swap_ratio: expected a value in [0, 1], got {self.replay.swap_ratio}")
-        for where, obj, names in (("train", self.train, ("epochs", "batch_size", "buffer_batch_size")),
-                                  ("replay", self.replay, ("swap_period", "sb_size"))):
-            problems += [f"{where}.{n}: expected >= 1, got {getattr(obj, n)}" for n in names if getattr(obj, n) < 1]
+        problems = _problems(self)
         if problems:
             raise SessionSpecError("session.json: " + "; ".join(problems))
 
 
-def _build(cls: type, data: dict[str, Any], where: str) -> Any:
-    names = {f.name: f for f in dataclasses.fields(cls)}
-    unknown = sorted(set(data) - set(names))
-    if unknown:
-        raise SessionSpecError(f"session.json {where}: unknown keys {unknown} (known: {sorted(names)})")
-    kwargs = {}
-    for name, f in names.items():
-        if name not in data:
-            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                raise SessionSpecError(f"session.json {where}: required key {name!r} is missing")
-            continue
-        value = data[name]
-        nested = {"train": TrainConfig, "replay": ReplayConfig, "sparcl": SparclConfig}.get(name) if cls is SessionSpec else None
-        kwargs[name] = _build(nested, value, f"{where}{name}.") if nested else value
-    return cls(**kwargs)
+def _problems(spec: SessionSpec) -> list[str]:
+    problems = table_problems(spec.sparcl)
+    if not spec.tasks:
+        problems.append("tasks: expected at least one task index")
+    if any(t < 0 for t in spec.tasks) or len(set(spec.tasks)) != len(spec.tasks):
+        problems.append(f"tasks: expected distinct task indices >= 0, got {spec.tasks}")
+    return problems
 
 
 def spec_from_json(data: dict[str, Any]) -> SessionSpec:
-    spec = _build(SessionSpec, data, "")
-    spec.validate()
+    if not isinstance(data, dict):
+        raise SessionSpecError(f"session.json: expected a JSON object, got {type(data).__name__}")
+    spec, problems = build(SessionSpec, data)
+    if spec is not None:
+        problems += _problems(spec)
+    if problems:
+        raise SessionSpecError("session.json: " + "; ".join(problems))
     return spec
 
 
@@ -160,7 +91,10 @@ def write_spec(session_dir: str, spec: SessionSpec) -> str:
     spec.validate()
     os.makedirs(session_dir, exist_ok=True)
     path = os.path.join(session_dir, "session.json")
-    with open(path + ".tmp", "w") as f:
-        json.dump(spec.to_json(), f, indent=1)
-    os.replace(path + ".tmp", path)
+    write_text_atomic(path, json.dumps(spec.to_json(), indent=1))
     return path
+
+
+def device_table(cls: type, table: Any) -> Any:
+    """The ``cls`` part of a (possibly extended host) table: the host's ``TrainSpec`` -> ``TrainConfig``."""
+    return cls(**{f.name: getattr(table, f.name) for f in dataclasses.fields(cls)})

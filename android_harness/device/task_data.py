@@ -7,7 +7,7 @@ import os
 import numpy as np
 
 from android_harness.device.errors import SessionSpecError
-from pipeline.datasets.shards import read_shard
+from android_harness.device.shards import read_shard
 
 
 class TaskData:

@@ -17,22 +17,19 @@ import numpy as np
 
 from android_harness.device.fileio import write_text_atomic
 
-from pipeline.cl.metrics import average_accuracy, summarize
+from android_harness.device.metrics import average_accuracy, summarize
 
 
 @dataclass
 class TaskCost:
-    """Work done while training one task: samples through forward / backward (the FLOPs accounting
-    multiplies these by per-sample costs), optimizer steps and time."""
+    """Work done while training one task (one session): steps of ``B`` rows each, DDR removals, time."""
 
     task: int
-    train_samples: int = 0      # current-task samples offered at the start of the task
+    train_samples: int = 0      # SB rows at the task start
     steps: int = 0
-    forward_samples: int = 0    # every training forward, current batch and buffer draws
-    backward_samples: int = 0
-    eval_samples: int = 0
-    train_s: float = 0.0
-    eval_s: float = 0.0
+    samples: int = 0            # rows trained (steps x B: every row forwarded and backwarded)
+    removed: int = 0            # SB rows DDR removed
+    seconds: float = 0.0        # the session's wall time (training + evaluation)
     mean_loss: float = 0.0
 
 

@@ -8,7 +8,6 @@ from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from pipeline.errors import ConfigError
 
 
 def _human(n: float) -> str:
@@ -26,10 +25,8 @@ def export_spec(spec_path: Path, runtime: str | None, out: Path | None, cache: P
     from pipeline.experiment_prep import export_request, write_shards
     from pipeline.export import export_program
 
-    spec = load_spec(spec_path)
-    runtime = runtime or spec.export.runtime
-    if runtime not in ("executorch", "ort"):
-        raise ConfigError(f"--runtime: {runtime!r} cannot be exported (expected executorch or ort)", source=str(spec_path))
+    spec = load_spec(spec_path, {"export.runtime": runtime} if runtime else None)   # validated like the spec's own
+    runtime = spec.export.runtime
     out = out or spec.export.out or Path("exports") / f"{spec.name}-{runtime}"
     cache = cache or edgecl_home() / "cache"
     console = Console()

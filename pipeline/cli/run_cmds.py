@@ -4,7 +4,7 @@ from __future__ import annotations
 import contextlib
 import json
 from pathlib import Path
-from typing import Iterator, List, Optional
+from typing import List, Optional
 
 import typer
 from rich.console import Console
@@ -16,18 +16,6 @@ from pipeline.cli.options import serial_option
 _out = Console()
 
 
-@contextlib.contextmanager
-def device_for(serial: str | None, use_vphone: bool, preset: str = "pixel7") -> Iterator[object]:
-    """The named/only device, or a virtual phone behind a private adb server (both stopped after)."""
-    if not use_vphone:
-        yield pool_opts.open_one(serial)
-        return
-    from android_harness.vphone.scoped import scoped_vphone
-
-    with scoped_vphone(preset, _out) as device:
-        yield device
-
-
 def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experiment spec"),
         serial: Optional[List[str]] = pool_opts.serial_option(),
         all_devices: bool = pool_opts.all_option(),
@@ -36,28 +24,26 @@ def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experim
         use_vphone: bool = typer.Option(False, "--vphone", help="run on a virtual phone started for this run"),
         out: Path = typer.Option(Path("results"), "--out", help="folder the results/<name>-<time>/ folder goes into"),
         runtime: Optional[str] = typer.Option(None, "--runtime", help="executorch or ort (default: the spec's export.runtime)"),
-        em_policy: str = typer.Option("balanced", "--em-policy", help="balanced (Miro) or reservoir (the host trainer's buffer)"),
         resume: Optional[Path] = typer.Option(None, "--resume", help="an earlier results folder of this spec: go on from its last completed task"),
         offline_grace: float = typer.Option(30.0, "--offline-grace", help="several phones: seconds a phone may be offline before its run waits for it"),
         set_: list[str] = typer.Option([], "--set", help="override a spec key, e.g. --set train.epochs=2 (repeatable)")) -> None:
     """Export (cached) -> deploy -> one session per task on the device -> results folder + summary table.
     With several phones (--serial A --serial B, --all, device.serials in the spec) the spec runs once on each, in parallel."""
-    from pipeline.cli.train_cmds import parse_overrides
-    from pipeline.config import load_spec
+    from android_harness.device_choice import device_for
+    from pipeline.config import load_spec, parse_overrides
     from pipeline.errors import ConfigError
     from pipeline.experiment import run_experiment
     from pipeline.run_journal import RunJournal
     from pipeline.spec_limits import check_against_data
     from android_harness.cache_dir import edgecl_home
 
-    spec = load_spec(spec_path, parse_overrides(set_))
+    overrides = parse_overrides(set_)
+    if runtime is not None:
+        overrides["export.runtime"] = runtime
+    spec = load_spec(spec_path, overrides)
     check_against_data(spec, edgecl_home() / "cache")
     if (serial or all_devices or connect) and use_vphone:
         raise ConfigError("give --serial/--all/--connect or --vphone, not both")
-    if runtime not in (None, "executorch", "ort"):
-        raise ConfigError(f"--runtime: expected executorch or ort, got {runtime!r}")
-    if em_policy not in ("balanced", "reservoir"):
-        raise ConfigError(f"--em-policy: expected balanced or reservoir, got {em_policy!r}")
     if resume is not None:
         if not (resume / "spec.json").is_file():
             raise ConfigError(f"--resume {resume}: not a results folder (no spec.json)")
@@ -65,32 +51,31 @@ def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experim
             raise ConfigError(f"--resume {resume}: that run's spec.json differs from {spec_path}; resume it with its own spec")
     journal = RunJournal(resume) if resume is not None else None
     if use_vphone or (spec.device.vphone and not (serial or all_devices or connect)):
-        ctx = device_for(None, True, spec.device.vphone_preset)
+        ctx = device_for(None, True, spec.device.vphone_preset, _out)
     else:
         members = pool_opts.pool_members(serial, all_devices, adb_server, connect, spec.device.serials, spec.device.serial)
         if len(members) > 1:
             if resume is not None:
                 raise ConfigError("--resume continues one run on one phone; a pooled run resumes with `edgecl sweep --resume`")
-            run_on_pool(spec_path, members, out, runtime=runtime, em_policy=em_policy, miro=spec.miro.enabled,
-                        offline_grace=offline_grace)
+            run_on_pool(spec_path, members, out, runtime=runtime, miro=spec.miro.enabled, offline_grace=offline_grace)
             return
         ctx = contextlib.nullcontext(members[0].open(spec.device.profile))
     with ctx as device:
         if spec.miro.enabled:
             from pipeline.miro.run import run_spec_with_miro
 
-            folder, _ = run_spec_with_miro(spec, device, out, runtime=runtime, em_policy=em_policy, journal=journal)
+            folder, _ = run_spec_with_miro(spec, device, out, journal=journal)
         else:
-            folder = run_experiment(spec, device, out, runtime=runtime, em_policy=em_policy, journal=journal)
+            folder = run_experiment(spec, device, out, journal=journal)
     print_report(folder)
 
 
-def run_on_pool(spec_path: Path, members: list, out: Path, *, runtime: Optional[str], em_policy: str, miro: bool,
+def run_on_pool(spec_path: Path, members: list, out: Path, *, runtime: Optional[str], miro: bool,
                 offline_grace: float) -> None:
     """The spec once on each phone of the pool, in parallel (a sweep of pinned runs); exit 130 after Ctrl-C."""
     from pipeline.sweep import plan_sweep, run_sweep
 
-    index, specs = plan_sweep(spec_path, out, pins=[m.key for m in members], runtime=runtime, em_policy=em_policy, miro=miro)
+    index, specs = plan_sweep(spec_path, out, pins=[m.key for m in members], runtime=runtime, miro=miro)
     _out.print(f"{len(members)} phones: {', '.join(m.serial for m in members)} -> {index.folder}", highlight=False)
     finished, _ = run_sweep(index, specs, members, offline_grace_s=offline_grace, console=_out)
     if not finished:

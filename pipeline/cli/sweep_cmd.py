@@ -33,7 +33,6 @@ def sweep(
     name: Optional[str] = typer.Option(None, "--name", help="the sweep folder's name (default <spec name>-sweep-<time>)"),
     resume: Optional[Path] = typer.Option(None, "--resume", help="a stopped sweep's folder: done runs are kept, the others continue"),
     runtime: Optional[str] = typer.Option(None, "--runtime", help="executorch or ort (default: each run's export.runtime)"),
-    em_policy: str = typer.Option("balanced", "--em-policy", help="balanced (Miro) or reservoir"),
     miro: bool = typer.Option(False, "--miro", help="Miro tunes every run (as edgecl tune)"),
     offline_grace: float = typer.Option(30.0, "--offline-grace", help="seconds a phone may be offline before its run moves on"),
 ) -> None:
@@ -43,8 +42,6 @@ def sweep(
 
     if runtime not in (None, "executorch", "ort"):
         raise ConfigError(f"--runtime: expected executorch or ort, got {runtime!r}")
-    if em_policy not in ("balanced", "reservoir"):
-        raise ConfigError(f"--em-policy: expected balanced or reservoir, got {em_policy!r}")
     if vphones < 0:
         raise ConfigError(f"--vphones: expected a number of phones >= 0, got {vphones}")
     if vphones and (serial or all_devices or adb_server or connect):
@@ -60,7 +57,7 @@ def sweep(
         spec = load_spec(spec_path)
         index, specs = plan_sweep(spec_path, out, [parse_set(s) for s in set_ or []],
                                   parse_seeds(seeds) if seeds else None, name=name, runtime=runtime,
-                                  em_policy=em_policy, miro=miro)
+                                  miro=miro)
     with _pool(vphones, serial, all_devices, adb_server, connect, spec) as members:
         _out.print(f"sweep {index.name}: {len(index.runs)} runs over {len(members)} phones -> {index.folder}",
                    highlight=False)

@@ -1,32 +1,14 @@
 """``edgecl train-host SPEC.toml``: the reference continual-learning run on this machine (PyTorch eager)."""
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from pipeline.config import load_spec
-from pipeline.errors import ConfigError
-
-
-def parse_overrides(pairs: list[str]) -> dict[str, Any]:
-    """``key=value`` pairs; values are read as TOML (numbers, booleans, lists), else taken as strings."""
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, raw = pair.partition("=")
-        if not sep or not key.strip():
-            raise ConfigError(f"--set {pair!r}: expected key=value, e.g. train.epochs=2")
-        try:
-            value = tomllib.loads(f"v = {raw}")["v"]
-        except tomllib.TOMLDecodeError:
-            value = raw
-        out[key.strip()] = value
-    return out
+from pipeline.config import load_spec, parse_overrides
 
 
 def _matrix_table(title: str, m: np.ndarray) -> Table:
@@ -45,9 +27,8 @@ def train_host_cmd(
     set_: list[str] = typer.Option([], "--set", help="override a spec key, e.g. --set train.epochs=2 (repeatable)"),
     quiet: bool = typer.Option(False, "--quiet", help="no progress bars"),
 ) -> None:
-    """Train the spec's CL recipe on the host (reference numbers), then print and save the metrics."""
+    """Train the spec's CL recipe on the host (the engine on torch eager, one session per task), then print and save the metrics."""
     from pipeline.cl.trainer import train_host
-    from pipeline.sparcl.policies import build_training_policy
 
     spec = load_spec(spec_path, parse_overrides(set_))
     out = out or Path("results") / "host" / f"{spec.name}-{spec.digest()}"
@@ -58,10 +39,8 @@ def train_host_cmd(
         sp = spec.sparcl
         console.print(f"SparCL: sparsity {sp.sparsity:g} ({'structured' if sp.structured else 'unstructured'}), "
                       f"TDM {'on' if sp.tdm else 'off'}, DDR {'on' if sp.ddr else 'off'}, DGM {'on' if sp.dgm else 'off'}")
-    policy, flops = build_training_policy(spec)
-    result = train_host(spec, policy=policy, progress=not quiet)
-    result.extra["training_flops"] = flops.as_dict()
-    result.write(out)
+    result = train_host(spec, progress=not quiet, out=out)
+    flops = result.extra["training_flops"]
     console.print(_matrix_table("class-IL accuracy (%)", result.class_il))
     console.print(_matrix_table("task-IL accuracy (%)", result.task_il))
     summary = Table(title="summary")
@@ -69,8 +48,9 @@ def train_host_cmd(
     summary.add_column("value", justify="right")
     for k, v in result.summary.items():
         summary.add_row(k, f"{v:.2f}")
-    summary.add_row("forward samples", str(sum(c.forward_samples for c in result.costs)))
-    summary.add_row("training FLOPs", f"{flops.total:.3e}")
+    summary.add_row("rows trained", str(sum(c.samples for c in result.costs)))
+    summary.add_row("DDR removed", str(sum(c.removed for c in result.costs)))
+    summary.add_row("training FLOPs", f"{flops['total']:.3e}")
     summary.add_row("wall time (s)", f"{result.wall_s:.2f}")
     console.print(summary)
     console.print(f"results in {out}")

@@ -105,7 +105,7 @@ def tune(
         if len(members) > 1:
             from pipeline.cli.run_cmds import run_on_pool
 
-            run_on_pool(spec_path, members, out or Path("results"), runtime=None, em_policy="balanced", miro=True,
+            run_on_pool(spec_path, members, out or Path("results"), runtime=None, miro=True,
                         offline_grace=offline_grace)
             return
         device = members[0].open(spec.device.profile)

@@ -10,7 +10,7 @@ import numpy as np
 
 from android_harness.device.fileio import sha256_file, write_text_atomic
 from pipeline.datasets.dataset import Dataset
-from pipeline.datasets.shards import read_shard, write_shard
+from android_harness.device.shards import read_shard, write_shard
 from pipeline.datasets.split import Task
 from pipeline.errors import DataError
 

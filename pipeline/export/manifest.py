@@ -35,8 +35,7 @@ def _versions() -> dict[str, str]:
 
 def flops_per_step(prepared: PreparedModel, input_shape: tuple[int, ...], batch: int) -> float:
     """Training FLOPs (forward + backward) of one step at the masks' densities (SparCL's counter)."""
-    from pipeline.sparcl.core import FlopsCounter
-    from pipeline.sparcl.training_flops import layer_flops
+    from pipeline.sparcl.flops import FlopsCounter, layer_flops
 
     counter = FlopsCounter(layer_flops(prepared.model, tuple(input_shape)))
     density = {n.rsplit(".", 1)[0]: float(m.mean()) for n, m in prepared.masks.items()}

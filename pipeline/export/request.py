@@ -15,11 +15,11 @@ import numpy as np
 import torch
 from torch import nn
 
-from models import ModelArgs, build_model, maskable_layers
+from android_harness.device.backends.loader import RUNTIMES
+from models import ModelArgs, build_model, maskable_layers, model_names
 from models.user_model import is_user_kind, source_digest
-from pipeline.errors import ExportError
+from pipeline.errors import ConfigError, ExportError
 
-RUNTIMES = ("executorch", "ort")
 EXPORT_VERSION = 1  # bump when the exported program changes for the same request
 
 
@@ -51,6 +51,8 @@ class ExportRequest:
     spec_hash: str = ""
 
     def validate(self) -> None:
+        if self.model not in model_names():
+            raise ConfigError(f"model.kind: unknown model {self.model!r} (known: {', '.join(model_names())})")
         problems = []
         if self.runtime not in RUNTIMES:
             problems.append(f"runtime: {self.runtime!r} cannot be exported (expected one of {', '.join(RUNTIMES)})")

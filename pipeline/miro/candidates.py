@@ -12,8 +12,9 @@ import itertools
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from pipeline.config import MiroSpec, ReplaySpec
+from pipeline.config import MiroSpec
 from pipeline.errors import ConfigError
+from pipeline.task_config import TaskConfig
 
 # The authors' (EM, SB) grids (omnia-unist/Miro optim/optimizer.py) and the per-task sample count
 # they were designed for; ``scaled_grid`` rescales them to another dataset's task size.
@@ -56,10 +57,12 @@ class Candidate:
         """The authors' energy proxy: samples trained per epoch (EM + SB)."""
         return float(self.em_size + self.sb_size)
 
-    def to_replay(self, base: ReplaySpec) -> ReplaySpec:
-        """This candidate as the ``ReplaySpec`` a task runs with (other fields from ``base``)."""
-        return replace(base, em_size=self.em_size, sb_size=self.sb_size,
-                       swap_ratio=self.swap_ratio, swap_period=self.swap_period)
+    def to_task(self, base: TaskConfig) -> TaskConfig:
+        """This candidate as the whole configuration a task runs with (untuned knobs from ``base``)."""
+        replay = replace(base.replay, em_size=self.em_size, sb_size=self.sb_size,
+                         swap_ratio=self.swap_ratio, swap_period=self.swap_period)
+        return TaskConfig(replay, base.sparsity if self.sparsity is None else self.sparsity,
+                          base.ddr_fraction if self.ddr_fraction is None else self.ddr_fraction)
 
     def to_dict(self) -> dict[str, Any]:
         return {"key": self.key, **asdict(self)}
@@ -67,10 +70,6 @@ class Candidate:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Candidate:
         return cls(**{k: d[k] for k in ("em_size", "sb_size", "swap_ratio", "swap_period", "sparsity", "ddr_fraction") if k in d})
-
-    @classmethod
-    def from_replay(cls, replay: ReplaySpec) -> Candidate:
-        return cls(replay.em_size, replay.sb_size, replay.swap_ratio, replay.swap_period)
 
 
 def scaled_grid(name: str, task_samples: int) -> list[tuple[int, int]]:

@@ -59,7 +59,7 @@ def record_run_totals(tuner: MiroTuner, results_dir: Path) -> None:
 
 
 def run_spec_with_miro(spec: ExperimentSpec, device: Any, out: Path | None = None, *, runtime: str | None = None,
-                       progress: bool = True, em_policy: str = "balanced", journal: Any = None) -> tuple[Path, MiroTuner]:
+                       progress: bool = True, journal: Any = None) -> tuple[Path, MiroTuner]:
     """Run ``spec`` on ``device`` with Miro choosing each task's replay; returns the results folder and tuner.
     ``journal``: passed to ``run_experiment`` (a pool run names its folder and follows its tasks)."""
     from pipeline.experiment import run_experiment
@@ -69,7 +69,7 @@ def run_spec_with_miro(spec: ExperimentSpec, device: Any, out: Path | None = Non
     console = Console(quiet=not progress)
     tell = (lambda msg: console.print(f"[cyan]miro[/] {msg}", highlight=False))
     folder = run_experiment(spec, device, out, tuner=miro_tuner_factory(spec, out, progress=False, keep=keep, on_event=tell),
-                            runtime=runtime, progress=progress, em_policy=em_policy, journal=journal)
+                            runtime=runtime, progress=progress, journal=journal)
     tuner = keep[0]
     record_run_totals(tuner, folder)
     return folder, tuner
@@ -83,7 +83,7 @@ def run_with_miro(spec_path: str | Path, out: Path | None = None, *, device: Any
     if device is not None:
         folder, _ = run_spec_with_miro(spec, device, out)
         return folder
-    from pipeline.cli.run_cmds import device_for
+    from android_harness.device_choice import device_for
 
     with device_for(spec.device.serial or None, spec.device.vphone, spec.device.vphone_preset) as dev:
         folder, _ = run_spec_with_miro(spec, dev, out)

@@ -1,14 +1,16 @@
-"""``MiroTuner``: before each task, profile candidate replay configurations on the device and pick one.
+"""``MiroTuner``: before each task, profile candidate task configurations on the device and pick one.
 
 Per task from ``miro.start_task`` on (earlier tasks run the spec's ``[replay]``):
 1. read the device's state (battery, charger, heat, RAM, storage) -> the battery-aware mode;
 2. build the candidate space, clip it to the data seen so far, the task size and what the device
    can hold, and shrink it when the mode asks;
 3. train a shared mini-checkpoint from the previous task's model on a ``subset_fraction`` subset;
-4. search (grid / random / weighted-random / halving): each profiling run trains one candidate,
-   EM and SB scaled by the subset fraction, swapping on, from the mini-checkpoint, then evaluates
-   on the classes seen so far — energy MEASURED on the device for that run;
-5. score (cutline / weighted / lowest energy / highest accuracy) and return the winner's ReplaySpec.
+4. search (grid / random / weighted-random / halving): each profiling run trains one candidate AT
+   ITS OWN settings (EM, SB, swap, sparsity, DDR fraction) on the same ``subset_fraction`` of its
+   SB and EM (the session takes the subset, docs/semantics.md 2), from the mini-checkpoint, then
+   evaluates on the classes seen so far — energy MEASURED on the device for that run;
+5. score (cutline / weighted / lowest energy / highest accuracy) and return the winner's whole
+   ``TaskConfig``, which the task session then runs exactly.
 Everything (state, mode, candidates, runs, choice, profiling energy and time) goes to ``miro.json``.
 The tuner never touches the model: profiling runs train copies on the device.
 """
@@ -17,17 +19,18 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Protocol
 
 import numpy as np
 
-from pipeline.config import ExperimentSpec, ReplaySpec
+from pipeline.config import ExperimentSpec
 from pipeline.miro.candidates import Candidate, DataLimits, DeviceLimits, build_candidates, clip_candidates
 from pipeline.miro.resources import DeviceState, PolicyDecision, ResourcePolicySpec, decide, shrink
 from pipeline.miro.scorers import Measurement, ScoringSpec
 from pipeline.miro.search import SearchResult, WeightedRandomSampler, run_search
+from pipeline.task_config import TaskConfig
 
 MIRO_JSON = "miro.json"
 
@@ -60,16 +63,9 @@ class Profiler(Protocol):
     def mini_checkpoint(self, task: TaskInfo, subset_fraction: float, epochs: int) -> ProfileRun:
         """Train the previous task's model on the subset for ``epochs``; ``checkpoint`` names the result."""
 
-    def profile(self, task: TaskInfo, replay: ReplaySpec, epochs: int, subset_fraction: float,
-                checkpoint: str | None, sparsity: float | None, ddr_fraction: float | None) -> ProfileRun:
-        """Train one candidate from ``checkpoint`` on the subset; evaluate on the seen classes."""
-
-
-def scaled_replay(c: Candidate, base: ReplaySpec, fraction: float) -> ReplaySpec:
-    """The candidate's ReplaySpec with EM and SB scaled by the profiling subset fraction."""
-    em = int(round(c.em_size * fraction)) if c.em_size else 0
-    sb = max(1, int(round(c.sb_size * fraction)))
-    return replace(c.to_replay(base), em_size=em, sb_size=sb, swap_ratio=c.swap_ratio if em else 0.0)
+    def profile(self, task: TaskInfo, config: TaskConfig, epochs: int, subset_fraction: float,
+                checkpoint: str | None) -> ProfileRun:
+        """Train one candidate's configuration from ``checkpoint`` on the subset; evaluate on the seen classes."""
 
 
 @dataclass
@@ -77,7 +73,8 @@ class TaskDecision:
     """One task's decision and everything measured to make it."""
 
     task: int
-    replay: ReplaySpec
+    candidate: Candidate
+    config: TaskConfig
     profiled: bool
     state: DeviceState | None = None
     policy: PolicyDecision | None = None
@@ -90,8 +87,8 @@ class TaskDecision:
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"task": self.task, "profiled": self.profiled,
-                             "chosen": Candidate.from_replay(self.replay).to_dict(),
-                             "replay": {k: getattr(self.replay, k) for k in self.replay.__dataclass_fields__},
+                             "chosen": self.candidate.to_dict(),
+                             "config": self.config.to_dict(),
                              "profiling_energy_j": self.energy_j, "profiling_seconds": self.seconds,
                              "energy_complete": self.energy_complete}
         if self.state is not None:
@@ -110,7 +107,7 @@ class TaskDecision:
 
 
 class MiroTuner:
-    """The ``TaskTuner`` Miro plugs into ``run_experiment``: ``choose(task_index, ctx) -> ReplaySpec``."""
+    """The ``TaskTuner`` Miro plugs into ``run_experiment``: ``choose(task) -> TaskConfig``."""
 
     def __init__(self, spec: ExperimentSpec, profiler: Profiler,
                  state_reader: Callable[[], DeviceState | None] | None = None,
@@ -128,16 +125,19 @@ class MiroTuner:
         self.scoring = ScoringSpec(self.miro.scorer, self.miro.cutline, self.miro.acc_weight,
                                    self.miro.energy_weight, self.miro.energy)
         self.totals: dict[str, float] = {}
+        self.default = TaskConfig.from_spec(spec)
 
-    def choose(self, task: TaskInfo) -> ReplaySpec:
-        """The ReplaySpec for ``task``; profiles on the device from ``miro.start_task`` on."""
+    def choose(self, task: TaskInfo) -> TaskConfig:
+        """The whole configuration ``task`` runs with; profiles on the device from ``miro.start_task`` on."""
         if not self.miro.enabled or task.task_index + 1 < self.miro.start_task:
-            decision = TaskDecision(task.task_index, self.spec.replay, profiled=False)
+            r = self.default.replay
+            decision = TaskDecision(task.task_index, Candidate(r.em_size, r.sb_size, r.swap_ratio, r.swap_period),
+                                    self.default, profiled=False)
         else:
             decision = self._profile_task(task)
         self.decisions.append(decision)
         self._save()
-        return decision.replay
+        return decision.config
 
     def _profile_task(self, task: TaskInfo) -> TaskDecision:
         miro = self.miro
@@ -157,8 +157,8 @@ class MiroTuner:
         runs_energy_ok = [ckpt is None or ckpt.energy_j is not None]
 
         def evaluate(c: Candidate, epochs: int) -> Measurement:
-            run = self.profiler.profile(task, scaled_replay(c, self.spec.replay, miro.subset_fraction), epochs,
-                                        miro.subset_fraction, ckpt.checkpoint if ckpt else None, c.sparsity, c.ddr_fraction)
+            run = self.profiler.profile(task, c.to_task(self.default), epochs, miro.subset_fraction,
+                                        ckpt.checkpoint if ckpt else None)
             runs_energy_ok.append(run.energy_j is not None)
             self._tell(f"task {task.task_index + 1}: profiled {c.key} for {epochs} epoch(s): accuracy {run.accuracy:.1f}, "
                        + ("energy -" if run.energy_j is None else f"{run.energy_j:.2f} J") + (" (simulated)" if run.simulated else ""))
@@ -170,7 +170,8 @@ class MiroTuner:
                             rng=rng, sampler=self.sampler)
         energy = sum(m.energy_j or 0.0 for m in result.runs) + ((ckpt.energy_j or 0.0) if ckpt else 0.0)
         seconds = sum(m.seconds for m in result.runs) + (ckpt.seconds if ckpt else 0.0)
-        decision = TaskDecision(task.task_index, result.chosen.candidate.to_replay(self.spec.replay), True, state, policy,
+        decision = TaskDecision(task.task_index, result.chosen.candidate, result.chosen.candidate.to_task(self.default),
+                                True, state, policy,
                                 space, ckpt, result, energy, seconds, all(runs_energy_ok))
         decision.seconds = max(seconds, 0.0) or (time.monotonic() - t0)
         self._tell(f"task {task.task_index + 1}: mode {policy.mode}, {len(space)} candidates, {miro.search}: "

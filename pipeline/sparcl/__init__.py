@@ -1,8 +1,8 @@
-"""SparCL (TDM, DDR, DGM, structured masks, FLOPs accounting).
+"""SparCL on the host: the export's initial masks and the training-FLOPs accounting.
 
-``pipeline.sparcl.core`` is numpy-only and ships to the device; the torch glue lives in
-``pipeline.sparcl.policies`` (import it explicitly) so importing this package never needs torch.
+The per-step decisions (TDM, DDR, DGM) live once, in ``android_harness.device.sparcl``, and run
+inside the engine on the device and in the host trainer alike.
 """
-from pipeline.sparcl.core import FlopsCounter, ForgettingTracker, GradientMasker, MaskSet
+from pipeline.sparcl.flops import FlopsCounter
 
-__all__ = ["FlopsCounter", "ForgettingTracker", "GradientMasker", "MaskSet"]
+__all__ = ["FlopsCounter"]

@@ -60,7 +60,6 @@ class SweepIndex:
     spec_path: str
     spec_digest: str
     runtime: str | None
-    em_policy: str
     grid: dict[str, Any]
     pool: list[dict[str, str]]
     runs: list[RunRecord]
@@ -68,9 +67,9 @@ class SweepIndex:
 
     @classmethod
     def new(cls, folder: Path, name: str, spec_path: str, spec_digest: str, plans: list[RunPlan], miro: bool,
-            grid: dict[str, Any], runtime: str | None = None, em_policy: str = "balanced") -> "SweepIndex":
+            grid: dict[str, Any], runtime: str | None = None) -> "SweepIndex":
         runs = [RunRecord(p.name, p.config, p.seed, p.overrides, p.pin, miro) for p in plans]
-        return cls(folder, name, spec_path, spec_digest, runtime, em_policy, grid, [], runs)
+        return cls(folder, name, spec_path, spec_digest, runtime, grid, [], runs)
 
     @classmethod
     def load(cls, folder: Path) -> "SweepIndex":
@@ -82,12 +81,12 @@ class SweepIndex:
         if data.get("format") != FORMAT:
             raise ConfigError(f"{path}: format {data.get('format')!r}, expected {FORMAT!r}")
         runs = [RunRecord(**{**r, "attempts": [Attempt(**a) for a in r["attempts"]]}) for r in data["runs"]]
-        return cls(Path(folder), data["name"], data["spec_path"], data["spec_digest"], data["runtime"], data["em_policy"],
+        return cls(Path(folder), data["name"], data["spec_path"], data["spec_digest"], data["runtime"],
                    data["grid"], data["pool"], runs, data["created"])
 
     def save(self) -> None:
         data = {"format": FORMAT, "name": self.name, "created": self.created, "spec_path": self.spec_path,
-                "spec_digest": self.spec_digest, "runtime": self.runtime, "em_policy": self.em_policy, "grid": self.grid,
+                "spec_digest": self.spec_digest, "runtime": self.runtime, "grid": self.grid,
                 "pool": self.pool, "counts": self.counts(), "runs": [asdict(r) for r in self.runs]}
         self.folder.mkdir(parents=True, exist_ok=True)
         write_text_atomic(self.folder / INDEX_NAME, json.dumps(data, indent=1, default=str))

@@ -43,7 +43,7 @@ def _run_specs(spec_path: str, plans: Sequence[RunPlan], miro: bool) -> dict[str
 
 def plan_sweep(spec_path: str | Path, out: str | Path, sets: Sequence[tuple[str, list[Any]]] = (),
                seeds: Sequence[int] | None = None, *, name: str | None = None, runtime: str | None = None,
-               em_policy: str = "balanced", miro: bool = False, pins: Sequence[str] | None = None) -> tuple[SweepIndex, dict]:
+               miro: bool = False, pins: Sequence[str] | None = None) -> tuple[SweepIndex, dict]:
     """A new sweep: the grid (or the spec once per pinned phone), validated; nothing runs yet."""
     spec_path = str(spec_path)
     base = load_spec(spec_path)
@@ -55,7 +55,7 @@ def plan_sweep(spec_path: str | Path, out: str | Path, sets: Sequence[tuple[str,
         raise ConfigError(f"{folder}: a sweep is already there (resume it with --resume {folder})")
     grid = {"set": {k: v for k, v in sets}, "seeds": list(seeds) if seeds else None, "pinned": list(pins or [])}
     index = SweepIndex.new(folder, sweep_name, spec_path, base.digest(), plans, miro or base.miro.enabled, grid,
-                           runtime, em_policy)
+                           runtime)
     return index, specs
 
 

@@ -220,7 +220,7 @@ class Scheduler:
             folder = self._folder_for(rec)
             self.index.start(rec, slot.member.key, folder)
             order = RunOrder(rec.name, self.specs[rec.name], str(self.index.folder / folder), self.index.runtime,
-                             self.index.em_policy, rec.miro, self.offline_grace_s)
+                             rec.miro, self.offline_grace_s)
             now = time.monotonic()
             self._first = self._first or now
             if slot.last_done is not None:

@@ -38,7 +38,6 @@ class RunOrder:
     spec: dict[str, Any]         # the run's resolved spec (``ExperimentSpec.to_dict()``)
     folder: str                  # its results folder (new, or an earlier attempt's to resume)
     runtime: str | None
-    em_policy: str
     miro: bool
     offline_grace_s: float = 30.0   # how long to wait for the phone to come back before giving the run up
 
@@ -86,11 +85,9 @@ def execute_once(member: PoolMember, order: RunOrder, tell: Any) -> None:
     if order.miro:
         from pipeline.miro.run import run_spec_with_miro
 
-        run_spec_with_miro(spec, device, folder.parent, runtime=order.runtime, progress=False, em_policy=order.em_policy,
-                           journal=journal)
+        run_spec_with_miro(spec, device, folder.parent, runtime=order.runtime, progress=False, journal=journal)
     else:
-        run_experiment(spec, device, folder.parent, runtime=order.runtime, progress=False, em_policy=order.em_policy,
-                       journal=journal)
+        run_experiment(spec, device, folder.parent, runtime=order.runtime, progress=False, journal=journal)
 
 
 def cancel_sessions(member: PoolMember, session_ids: list[str]) -> int:

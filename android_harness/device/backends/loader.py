@@ -1,4 +1,8 @@
-"""``load_backend(folder)``: verify an export folder's manifest and open the backend for its runtime."""
+"""``load_backend(folder)``: verify an export folder's manifest and open the backend for its runtime.
+
+``RUNTIMES`` is the closed registry of device runtimes: the experiment spec, the exporter and the
+CLI all take their choices from here.
+"""
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,7 +10,9 @@ from pathlib import Path
 import numpy as np
 
 from android_harness.device.backends.base import TrainingBackend
-from android_harness.device.backends.manifest import file_by_role, read_manifest
+from android_harness.device.backends.manifest import ManifestError, file_by_role, read_manifest
+
+RUNTIMES = ("executorch", "ort")
 
 
 def load_backend(folder: str | Path, verify: bool = True) -> TrainingBackend:
@@ -24,4 +30,4 @@ def load_backend(folder: str | Path, verify: bool = True) -> TrainingBackend:
         from android_harness.device.backends.ort_backend import OrtBackend
 
         return OrtBackend(folder, manifest, initial)
-    raise ValueError(f"{folder}: unknown runtime {runtime!r} in manifest (expected executorch or ort)")
+    raise ManifestError(f"{folder}: unknown runtime {runtime!r} in manifest (expected one of {', '.join(RUNTIMES)})")

@@ -1,12 +1,13 @@
 """ONNX Runtime Training backend: training / eval / optimizer models + checkpoint via
 ``onnxruntime.training.api``.
 
-``Module(...)`` runs forward+backward and accumulates gradients into the checkpoint state
-(reset lazily each step); ``Optimizer.step`` applies SGD or AdamW from the optimizer model.
-Gradients are readable (``Parameter.grad``) but not writable, so DGM is applied after the step:
-parameters whose gradient is masked are restored to their pre-step values. For SGD without
-momentum or weight decay this is exactly "gradient 0"; for AdamW the moment estimates still see
-the unmasked gradient (those weights do not move this step, but their moments do).
+``Module(...)`` runs forward+backward and accumulates gradients into the checkpoint state (reset
+lazily each step); ``Optimizer.step`` applies ORT's own SGD or AdamW. Gradients are readable
+(``Parameter.grad``, raw) but not writable, so DGM is applied after the step: the entries whose
+gradient is masked are restored to their pre-step values, which for plain SGD — the only optimizer
+DGM is defined for (docs/semantics.md 4.7) — is exactly "gradient 0". ORT's AdamW keeps its moments
+inside the CheckpointState, out of Python's reach: they are saved as ORT's own checkpoint file
+(``save_runtime_state``), and masked weights are re-zeroed after every step once masks changed.
 """
 from __future__ import annotations
 
@@ -15,22 +16,26 @@ from typing import Any
 
 import numpy as np
 
-from android_harness.device.backends.base import TrainingBackend
+from android_harness.device.backends.base import OptimizerConfig, TrainingBackend
 from android_harness.device.backends.manifest import file_by_role
 from android_harness.device.backends.ort_runtime import load_training_api
-from android_harness.device.backends.signature import MODEL_PREFIX, SignatureMismatch
+from android_harness.device.backends.signature import MODEL_PREFIX, SignatureMismatch, TrainingSignature
 
 _api = load_training_api()  # torch-free on the device (see ort_runtime)
 CheckpointState, Module, Optimizer = _api.CheckpointState, _api.Module, _api.Optimizer
+ORT_STATE = "ort_checkpoint"
 
 
 class OrtBackend(TrainingBackend):
     runtime = "ort"
 
     def __init__(self, folder: Path, manifest: dict[str, Any], initial: dict[str, np.ndarray]) -> None:
-        super().__init__(folder, manifest, initial)
+        super().__init__(TrainingSignature.from_json(manifest["signature"]), initial, manifest.get("norm_momentum", {}),
+                         OptimizerConfig.from_manifest(manifest))
         self._paths = {r: str(folder / file_by_role(manifest, r)) for r in ("training", "eval", "optimizer", "checkpoint")}
-        self._stateless_optimizer = manifest.get("optimizer", {}).get("name") == "sgd"  # ORT's SGD block keeps no state
+        self._stateless = self.optimizer_config.plain_sgd  # ORT's SGD block keeps no state
+        self._steps = 0
+        self._zero_masked = False
         self._open(self._paths["checkpoint"])
         inputs = self._module.input_names()
         outputs = self._module.output_names()
@@ -49,32 +54,28 @@ class OrtBackend(TrainingBackend):
     def _p(self, name: str):
         return self._state.parameters[MODEL_PREFIX + name]
 
-    def _run_step(self, ordered, lr, grad_masks):
+    def _forward_backward(self, ordered: list[np.ndarray]) -> list[np.ndarray]:
         self._module.train()
         self._module.lazy_reset_grad()
-        before = {n: self._p(n).data.copy() for n in (grad_masks or {})}
         outs = self._module(*[np.ascontiguousarray(a) for a in ordered])
-        self._grads_cleared = False
-        self._grad_masks = {n: np.asarray(m, dtype=np.float32) for n, m in (grad_masks or {}).items()}
+        return list(outs)[:len(self.signature.outputs)]
+
+    def raw_grads(self, names: list[str]) -> dict[str, np.ndarray]:
+        return {n: np.array(self._p(n).grad, dtype=np.float32) for n in names}
+
+    def _apply_update(self, lr: float, grad_masks: dict[str, np.ndarray] | None) -> None:
+        before = {n: self._p(n).data.copy() for n in (grad_masks or {})}
         self._optimizer.set_learning_rate(lr)
         self._optimizer.step()
-        for name, gm in self._grad_masks.items():
-            now = self._p(name).data
-            self._p(name).data = np.where(gm == 0, before[name], now).astype(np.float32)
-        return list(outs)
+        self._steps += 1
+        for name, gm in (grad_masks or {}).items():
+            self._p(name).data = np.where(gm == 0, before[name], self._p(name).data).astype(np.float32)
+        if self._zero_masked:
+            for name, m in self.masks.items():
+                self._p(name).data = (self._p(name).data * m).astype(np.float32)
 
-    def grads(self) -> dict[str, np.ndarray]:
-        masks = getattr(self, "_grad_masks", {})
-        out = {}
-        for name in self.signature.parameter_names:
-            g = np.array(self._p(name).grad, dtype=np.float32)
-            if getattr(self, "_grads_cleared", False):
-                g = np.zeros_like(g)
-            out[name] = g * masks[name] if name in masks else g
-        return out
-
-    def params(self) -> dict[str, np.ndarray]:
-        return {n: np.array(self._p(n).data) for n in self.signature.parameter_names}
+    def params(self, names: list[str] | None = None) -> dict[str, np.ndarray]:
+        return {n: np.array(self._p(n).data) for n in (self.signature.parameter_names if names is None else names)}
 
     def set_params(self, values: dict[str, np.ndarray]) -> None:
         for name, value in values.items():
@@ -82,25 +83,47 @@ class OrtBackend(TrainingBackend):
                 raise KeyError(f"no parameter {name!r}")
             self._p(name).data = np.ascontiguousarray(value, dtype=np.float32)
 
-    def _reset_runtime(self) -> None:
-        self._load_state(self._paths["checkpoint"])
+    def optimizer_arrays(self) -> tuple[dict[str, np.ndarray], int]:
+        return {}, self._steps          # SGD keeps no state; AdamW's is in save_runtime_state
 
-    def _load_state(self, checkpoint: str) -> None:
-        """All parameters (and the optimizer state) from ``checkpoint``. With SGD, whose ORT optimizer keeps no
-        state, the values are copied into the open modules; otherwise (AdamW's moments live in the
-        CheckpointState, not reachable from Python) the modules are rebuilt on the loaded state."""
-        self._grad_masks = {}
-        self._grads_cleared = True  # a fresh module's gradients are zero; kept ones are the last session's
-        if not self._stateless_optimizer:
-            self._open(checkpoint)
+    def load_optimizer_arrays(self, arrays: dict[str, np.ndarray], step: int) -> None:
+        self._steps = int(step)
+
+    def _clear_optimizer_state_where(self, where: dict[str, np.ndarray]) -> None:
+        """ORT's AdamW moments are unreachable: masked weights are re-zeroed after every step instead."""
+        if not self._stateless:
+            self._zero_masked = True
+
+    def save_runtime_state(self, folder: Path) -> None:
+        if self._stateless:
             return
-        loaded = CheckpointState.load_checkpoint(checkpoint)
+        self._sync_buffers()
+        CheckpointState.save_checkpoint(self._state, str(folder / ORT_STATE), include_optimizer_state=True)
+
+    def load_runtime_state(self, folder: Path) -> None:
+        if self._stateless:
+            return
+        params, masks = self.params(), {k: v.copy() for k, v in self.masks.items()}
+        self._open(str(folder / ORT_STATE))
+        self.set_params(params)
+        self.masks = masks
+        self._zero_masked = True
+
+    def _reset_runtime(self) -> None:
+        self._steps, self._zero_masked = 0, False
+        if not self._stateless:
+            self._open(self._paths["checkpoint"])
+            return
+        loaded = CheckpointState.load_checkpoint(self._paths["checkpoint"])
         for name, param in loaded.parameters:
             self._state.parameters[name].data = np.ascontiguousarray(param.data, dtype=np.float32)
 
-    def _eval_chunk(self, x: np.ndarray) -> np.ndarray:
+    def _sync_buffers(self) -> None:
         for name, value in self.buffers.items():
             self._p(name).data = np.ascontiguousarray(value, dtype=np.float32)
+
+    def _eval_chunk(self, x: np.ndarray) -> np.ndarray:
+        self._sync_buffers()
         inputs = self._dummy_train_inputs(x)
         inputs.update({self.signature.mask_input_name(n): m for n, m in self.masks.items()})
         self._module.eval()
@@ -108,18 +131,10 @@ class OrtBackend(TrainingBackend):
         self._module.train()
         return np.asarray(outs[1])
 
-    def _save_runtime(self, folder: Path) -> None:
-        for name, value in self.buffers.items():
-            self._p(name).data = np.ascontiguousarray(value, dtype=np.float32)
-        CheckpointState.save_checkpoint(self._state, str(folder / "checkpoint"), include_optimizer_state=True)
-
-    def _load_runtime(self, folder: Path) -> None:
-        self._load_state(str(folder / "checkpoint"))
-
 
 def _no_spin():
     """Session options whose intra-op threads sleep instead of spinning after each step: the runner's
-    own Python between steps (replay draws, swap worker) otherwise competes with idle-spinning threads."""
+    own Python between steps (swap reads) otherwise competes with idle-spinning threads."""
     import onnxruntime
 
     options = onnxruntime.SessionOptions()

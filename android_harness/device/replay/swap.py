@@ -1,67 +1,70 @@
-"""Miro's swap worker: refresh EM slots with same-class samples read from the storage tier.
+"""Miro's swap (docs/semantics.md 4.10): refresh EM slots with same-class records of the storage tier.
 
-After a batch is drawn, ``submit`` picks ceil(swap_ratio * #EM-samples-in-batch) of the batch's EM
-slots and, for each, a random stored sample of the same class; a background thread reads those
-records while the step computes. ``apply`` (called before the next batch is drawn) waits for the
-reads and writes them into the EM. All random choices are made in ``submit`` from a generator
-seeded by (seed, iteration), so a run and its resume from a checkpoint swap identically.
+``plan_swap`` makes every choice from ``stream(seed, SWAP, task, task_step)``: of the distinct EM
+slots ``U`` of the step (ascending, ``c = |U|``), ``n = min(c, ceil(swap_ratio * c - 1e-9))`` chosen
+by ``sort(U[j] for j in sample(c, n))``; each chosen slot (ascending) then gets ``k = below(N_cls)``
+of its class. ``SwapReader`` reads the planned records on a background thread while the step
+finishes; ``apply`` (at the next step's start, a checkpoint or the task end) waits and writes them
+into the EM, so the order of draws never depends on timing.
 """
 from __future__ import annotations
 
+import math
 import queue
 import threading
 import time
-from dataclasses import dataclass
 
 import numpy as np
 
-from android_harness.device.replay.memory import EpisodicMemory, swap_count
+from android_harness.device.replay.em_build import EpisodicMemory
 from android_harness.device.replay.storage import StorageTier
+from android_harness.device.rng import SWAP, Stream
 
 
-@dataclass
-class SwapResult:
-    n_swapped: int
-    seconds: float
+def swap_count(ratio: float, c: int) -> int:
+    """Miro's rule: ceil(swap_ratio * EM slots in the step), at most all of them."""
+    return min(c, math.ceil(ratio * c - 1e-9))
 
 
-class SwapWorker:
-    """One background reader thread; at most one swap job in flight."""
+def plan_swap(slots_in_step: np.ndarray, em: EpisodicMemory, storage: StorageTier, ratio: float,
+              seed: int, task: int, task_step: int) -> np.ndarray:
+    """``[n, 3]`` rows (slot, class, k): the new references of the chosen slots."""
+    u = np.unique(np.asarray(slots_in_step, np.int64))
+    n = swap_count(ratio, u.size)
+    if n == 0:
+        return np.zeros((0, 3), np.int64)
+    rs = Stream(seed, SWAP, task, task_step)
+    plan = []
+    for s in np.sort(u[rs.sample(u.size, n)]).tolist():
+        cls = int(em.refs[s, 0])
+        n_cls = storage.count(cls)
+        if n_cls > 0:
+            plan.append((s, cls, rs.below(n_cls)))
+    return np.array(plan, np.int64).reshape(-1, 3)
 
-    def __init__(self, storage: StorageTier, memory: EpisodicMemory, ratio: float, period: int, seed: int) -> None:
-        self.storage, self.memory = storage, memory
-        self.ratio, self.period, self.seed = float(ratio), max(1, int(period)), int(seed)
+
+class SwapReader:
+    """One background reader thread; at most one plan in flight."""
+
+    def __init__(self, storage: StorageTier) -> None:
+        self.storage = storage
         self._jobs: queue.Queue = queue.Queue(maxsize=1)
         self._done: queue.Queue = queue.Queue(maxsize=1)
-        self._pending = False
+        self._pending: np.ndarray | None = None
         self._thread: threading.Thread | None = None
+        self.swapped = 0
+        self.seconds = 0.0
 
-    @property
-    def enabled(self) -> bool:
-        return self.ratio > 0.0
-
-    def submit(self, iteration: int, slots: np.ndarray) -> bool:
-        """Plan a swap of this batch's EM ``slots``; returns whether a job was started."""
-        if not self.enabled or iteration % self.period != 0 or len(slots) == 0:
-            return False
-        self.apply()
-        slots = np.unique(np.asarray(slots, dtype=np.int64))
-        rng = np.random.default_rng([self.seed, int(iteration), 0x5A5])
-        chosen = np.sort(rng.choice(slots, size=swap_count(self.ratio, len(slots)), replace=False))
-        labels = self.memory.y[chosen]
-        stored = {int(c): self.storage.count(int(c)) for c in np.unique(labels)}
-        counts = np.array([stored[int(c)] for c in labels], dtype=np.int64)
-        pick = (rng.random(len(chosen)) * counts).astype(np.int64)
-        keep = counts > 0
-        plan = [(chosen[keep & (labels == c)], c, pick[keep & (labels == c)]) for c in stored if stored[c]]
-        if not plan:
-            return False
+    def submit(self, plan: np.ndarray) -> None:
+        if len(plan) == 0:
+            return
+        if self._pending is not None:
+            raise RuntimeError("a swap plan is already in flight (apply() it first)")
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="edgecl-swap", daemon=True)
             self._thread.start()
+        self._pending = plan
         self._jobs.put(plan)
-        self._pending = True
-        return True
 
     def _run(self) -> None:
         while True:
@@ -70,28 +73,30 @@ class SwapWorker:
                 return
             t0 = time.perf_counter()
             try:
-                rows = [(slots, label, *self.storage.read_many(label, idx)) for slots, label, idx in plan]
-                self._done.put((rows, time.perf_counter() - t0, None))
+                reads = {int(c): self.storage.read_many(int(c), plan[plan[:, 1] == c, 2]) for c in np.unique(plan[:, 1])}
+                self._done.put((reads, time.perf_counter() - t0, None))
             except Exception as exc:  # handed to the main thread, which raises it
-                self._done.put(([], time.perf_counter() - t0, exc))
+                self._done.put(({}, time.perf_counter() - t0, exc))
 
-    def apply(self) -> SwapResult | None:
-        """Wait for the job in flight (if any) and write its samples into the EM."""
-        if not self._pending:
-            return None
-        rows, seconds, exc = self._done.get()
-        self._pending = False
+    def apply(self, em: EpisodicMemory) -> int:
+        """Wait for the plan in flight (if any) and point its slots at the new records; returns how many."""
+        plan, self._pending = self._pending, None
+        if plan is None:
+            return 0
+        reads, seconds, exc = self._done.get()
         if exc is not None:
             raise exc
-        n = 0
-        for slots, label, ids, x, logits in rows:
-            self.memory.put(slots, x, np.full(len(slots), label, np.int64), logits, ids)
-            n += len(slots)
-        return SwapResult(n, seconds)
+        for c, (ids, x, logits) in reads.items():
+            rows = plan[plan[:, 1] == c]
+            em.assign(rows[:, 0], rows[:, 1:], ids, x, logits)
+        self.swapped += len(plan)
+        self.seconds += seconds
+        return len(plan)
 
     def close(self) -> None:
-        if self._pending:
-            self.apply()
+        if self._pending is not None:
+            self._done.get()
+            self._pending = None
         if self._thread is not None:
             self._jobs.put(None)
             self._thread.join(timeout=5)

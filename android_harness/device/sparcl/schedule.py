@@ -1,4 +1,4 @@
-"""SparCL's task-aware schedules as pure functions of a task's length (no state, no torch).
+"""SparCL's task-aware schedules (docs/semantics.md 7-8) as pure functions of a task's length (no state, no torch).
 
 Both schedules are written in fractions of a task's epochs, so a 5-epoch run keeps the shape of
 the paper's 50-epoch one:

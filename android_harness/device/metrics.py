@@ -1,5 +1,5 @@
-"""Continual-learning metrics on numpy arrays (no torch): the host trainer and the device runner
-compute them with this same code.
+"""Continual-learning metrics on numpy arrays (no torch): the engine (host and device) and the
+reports compute them with this same code.
 
 ``A[i, j]`` = accuracy (%) on task j's test set after training task i (NaN for j > i). Class-IL
 predicts among every class seen so far; task-IL among task j's classes only.
@@ -10,14 +10,21 @@ import numpy as np
 
 
 def masked_predictions(logits: np.ndarray, allowed: np.ndarray) -> np.ndarray:
-    """Argmax over the ``allowed`` classes only (labels keep their dataset values)."""
-    allowed = np.asarray(allowed, np.int64)
+    """Argmax over the ``allowed`` classes only (ties: the lowest class; labels keep their dataset values)."""
+    allowed = np.sort(np.asarray(allowed, np.int64))
     return allowed[np.argmax(logits[:, allowed], axis=1)]
 
 
 def accuracy(pred: np.ndarray, y: np.ndarray) -> float:
     """Percent correct (0 for an empty set)."""
     return float(100.0 * np.mean(pred == y)) if len(y) else 0.0
+
+
+def correct_counts(logits: np.ndarray, y: np.ndarray, task_classes: np.ndarray,
+                   seen_classes: np.ndarray) -> tuple[int, int]:
+    """(class-IL, task-IL) numbers of correct test samples (docs/semantics.md 6.2)."""
+    return (int(np.sum(masked_predictions(logits, seen_classes) == y)),
+            int(np.sum(masked_predictions(logits, task_classes) == y)))
 
 
 def task_accuracies(logits: np.ndarray, y: np.ndarray, task_classes: np.ndarray,

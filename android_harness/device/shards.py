@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.errors import DataError
+from android_harness.device.errors import DataError
 
 MAGIC = b"EDGECLSH"
 VERSION = 1

@@ -1,6 +1,7 @@
-"""Turn a parsed TOML table into typed dataclasses, collecting every problem before failing.
+"""Turn a parsed table (TOML or JSON) into typed dataclasses, collecting every problem before failing.
 
-Fields declare their constraints with ``spec_field`` (choices, numeric range, file existence);
+Stdlib only: the experiment spec (host) and ``session.json`` (device) are validated by the same code
+from the same field metadata. Fields declare their constraints with ``spec_field`` (choices, numeric range, file existence);
 ``build`` walks a dataclass tree and reports unknown keys, wrong types and out-of-range values
 with their dotted key path, all at once (torchtune's ``_validate`` habit).
 """
