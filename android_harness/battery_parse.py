@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pipeline.errors import PowerError
+from android_harness.errors import PowerError
 
 BATTERY_HEADER = "Current Battery Service state:"
 UPDATES_STOPPED = "(UPDATES STOPPED"

@@ -19,7 +19,7 @@ from android_harness.discovery import READY, discover
 from android_harness.profile import DeviceProfile, parse_meminfo_total
 from android_harness.shell_quote import quote
 from android_harness.storage_space import parse_df_available
-from pipeline.errors import DeviceError, PowerError
+from android_harness.errors import DeviceError, PowerError
 
 OK, WARN, FAIL, INFO = "ok", "warn", "fail", "info"
 POWER_STATS_SERVICE = "android.hardware.power.stats.IPowerStats/default"

@@ -13,7 +13,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from pipeline.errors import PowerError
+from android_harness.errors import PowerError
 
 
 def _finite(text: str, where: str) -> float:

@@ -16,7 +16,7 @@ from typing import Iterable, Sequence
 
 from android_harness.adb import Adb, DeviceEntry, ServerAddress, connect, list_devices
 from android_harness.android_device import AndroidDevice
-from pipeline.errors import DeviceError
+from android_harness.errors import DeviceError
 
 READY = "device"
 ABSENT = "absent"              # the server does not list it (unplugged, or an adb connect that dropped)

@@ -25,7 +25,7 @@ from android_harness.battery_parse import BatteryState, parse_dumpsys_battery
 from android_harness.power_shell import shell_sampler_script
 from android_harness.rail_parse import RailSnapshot, parse_rails
 from android_harness.shell_quote import quote
-from pipeline.errors import AdbError, DeviceError, PowerError
+from android_harness.errors import AdbError, DeviceError, PowerError
 
 if TYPE_CHECKING:
     from android_harness.android_device import AndroidDevice

@@ -20,7 +20,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from pipeline.errors import PowerError
+from android_harness.errors import PowerError
 
 MAX_UWS = 1e18           # ~31 years at 1 kW: beyond this an accumulator value is garbage
 

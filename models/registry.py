@@ -72,7 +72,7 @@ def _checked_maskable(model: nn.Module, names: tuple[str, ...]) -> list[str]:
                 f"(those are: {', '.join(prunable_layers(model))})"
                 for i, n in enumerate(names) if not isinstance(modules.get(n), _PRUNABLE)]
     if problems:
-        raise ModelSpecError("; ".join(problems))
+        raise ModelSpecError(problems)
     return list(names)
 
 

@@ -23,8 +23,12 @@ from torch import nn
 
 
 class ModelSpecError(ValueError):
-    """A model named in the spec cannot be imported, built or used; the message names the key
+    """A model named in the spec cannot be imported, built or used; each problem names the key
     (``models`` is a leaf: ``pipeline.spec_model`` turns this into a ``ConfigError``)."""
+
+    def __init__(self, problems: list[str] | str) -> None:
+        self.problems = [problems] if isinstance(problems, str) else list(problems)
+        super().__init__("; ".join(self.problems))
 
 
 FILLED = ("num_classes", "in_channels", "in_features", "input_shape")

@@ -185,7 +185,8 @@ def _cross_checks(spec: ExperimentSpec) -> list[str]:
     problems = static_problems(spec) + table_problems(spec.sparcl)
     tr, sp, miro = spec.train, spec.sparcl, spec.miro
     if spec.model.kind not in model_names() and not is_user_kind(spec.model.kind):
-        problems.append(f"model.kind: expected one of {', '.join(map(repr, model_names()))}, got {spec.model.kind!r}")
+        problems.append(f"model.kind: expected one of {', '.join(map(repr, model_names()))}, or your own "
+                        f"'package.module:Class' / 'path/to/file.py:Class'; got {spec.model.kind!r}")
     if spec.data.kind in ("cifar10", "cifar100") and spec.data.root is None:
         problems.append(f"data.root: dataset {spec.data.kind!r} needs the folder of its python pickle batches")
     dgm = dgm_optimizer_problem(sp, tr.optimizer, tr.momentum, tr.weight_decay)

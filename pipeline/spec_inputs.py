@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from pipeline.config import MODELS
 from pipeline.datasets.registry import CATALOG
 from pipeline.datasets.user_data import USER_KINDS, probe
 from pipeline.errors import ConfigError, DataError
@@ -48,9 +47,6 @@ def _key_problems(spec: "ExperimentSpec") -> list[str]:
                    "or its own units")
     if d.kind == "arrays" and d.seq_len:
         out.append("data.seq_len: not used by kind 'arrays' (samples keep their stored shape)")
-    if ":" not in m.kind and m.kind not in MODELS:
-        out.append(f"model.kind: expected one of {', '.join(map(repr, MODELS))}, or your own 'package.module:Class' "
-                   f"/ 'path/to/file.py:Class'; got {m.kind!r}")
     if ":" not in m.kind and m.args:
         out.append("model.args: only for your own model (kind = 'package.module:Class'); built-in models take "
                    "norm, width and hidden")

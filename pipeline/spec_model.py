@@ -62,7 +62,7 @@ def build_spec_model(m: "ModelSpec", input_shape: tuple[int, ...], num_classes: 
     try:
         model = build_model(m.kind, model_args(m, input_shape, num_classes))
     except ModelSpecError as exc:
-        raise ConfigError(str(exc)) from None
+        raise ConfigError(exc.problems) from None
     except Exception as exc:  # a built-in builder refusing these sizes
         raise ConfigError(f"model.kind: building {m.kind!r} for samples {tuple(input_shape)} and {num_classes} classes "
                           f"failed: {type(exc).__name__}: {exc}") from None

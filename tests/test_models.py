@@ -5,6 +5,7 @@ import pytest
 import torch
 
 from models import ModelArgs, build_model, maskable_layers, model_names
+from models.user_model import ModelSpecError
 
 INPUTS = {
     "mlp": [(1, 8, 8), (1, 28, 28)],
@@ -39,5 +40,5 @@ def test_forward_shape(kind, shape, norm):
 
 def test_head_size_and_unknown_kind():
     assert build_model("mlp", ModelArgs((1, 8, 8), 7, hidden=(16,)))(torch.zeros(2, 1, 8, 8)).shape == (2, 7)
-    with pytest.raises(KeyError, match="model.kind"):
+    with pytest.raises(ModelSpecError, match="model.kind"):
         build_model("vgg", ModelArgs((1, 8, 8), 10))

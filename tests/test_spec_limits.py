@@ -85,7 +85,7 @@ def test_ram_limit() -> None:
     ('name = "split-digits"', 'name = "../../escape"', "name:"),
     ("hidden = [100, 100]", "hidden = [0]", "model.hidden[0]:"),
     ("batch_size = 32\n", "batch_size = 4096\n", "train.batch_size:"),
-    ("[train]", "[replay]\nem_size = 1000000000\n\n[train]", "replay.em_size:"),
+    ("em_size = 200", "em_size = 1000000000", "replay.em_size:"),
 ])
 def test_cli_rejects_before_any_device_call(old: str, new: str, field: str, tmp_path: Path) -> None:
     """``edgecl run`` exits 2 naming the field; the adb server it would use does not exist, so any

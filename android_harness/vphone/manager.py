@@ -22,7 +22,7 @@ from android_harness.cache_dir import edgecl_home
 from android_harness.device.fileio import write_text_atomic
 from android_harness.vphone.auth import ensure_host_key
 from android_harness.vphone.presets import DEFAULT_PRESET, get_preset
-from pipeline.errors import DeviceError
+from android_harness.errors import DeviceError
 
 START_TIMEOUT_S = 20.0
 STOP_TIMEOUT_S = 5.0

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from pipeline.errors import ConfigError
+from android_harness.device.errors import ConfigError
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,7 @@ class ExportRequest:
     spec_hash: str = ""
 
     def validate(self) -> None:
-        if self.model not in model_names():
+        if self.model not in model_names() and not is_user_kind(self.model):
             raise ConfigError(f"model.kind: unknown model {self.model!r} (known: {', '.join(model_names())})")
         problems = []
         if self.runtime not in RUNTIMES:
