@@ -26,10 +26,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from android_harness.android_device import AndroidDevice
 from android_harness.device.session_spec import SessionSpec
 from android_harness.power import detached
+from android_harness.runner_choice import RunnerChoice, default_runner
 from android_harness.shell_quote import quote
 from android_harness.errors import AdbError, AdbTimeout, DeviceError, SessionError
 
-REMOTE_RUNNER = "runner/edgecl_device.pyz"
 REMOTE_QUEUE = "runner/queue"
 SERVER_PID = "runner/server.pid"
 SERVER_STATE = "runner/server.json"
@@ -116,10 +116,12 @@ def _status(result: dict | None) -> str:
 class SessionDriver:
     """Sessions on one device. ``reconnect`` (optional) is called after adb fails, e.g. to re-``adb connect``."""
 
-    def __init__(self, device: AndroidDevice, reconnect: Callable[[], None] | None = None, served: bool = False) -> None:
+    def __init__(self, device: AndroidDevice, reconnect: Callable[[], None] | None = None, served: bool = False,
+                 runner: RunnerChoice | None = None) -> None:
         self.device = device
         self.reconnect = reconnect
         self.served = served
+        self.runner = runner or default_runner(device.profile)
 
     def remote_dir(self, session_id: str) -> str:
         return self.device.storage_path("sessions", session_id)
@@ -129,14 +131,15 @@ class SessionDriver:
         """Write ``session.json`` and launch the runner detached; returns once it is running."""
         d = self.device
         rdir = self.remote_dir(spec.session_id)
-        check = d.batch([["mkdir", "-p", rdir], ["test", "-e", f"{rdir}/result.json"], ["test", "-f", d.storage_path(REMOTE_RUNNER)]],
+        runner_path = d.storage_path(self.runner.remote)
+        check = d.batch([["mkdir", "-p", rdir], ["test", "-e", f"{rdir}/result.json"], ["test", "-f", runner_path]],
                         check=False)
         if not check[0].ok:
             raise SessionError("precheck", f"cannot create {rdir}: {check[0].stderr.strip()}", spec.session_id)
         if check[1].ok:
             raise SessionError("precheck", "this session already finished (result.json exists); use a new id", spec.session_id)
         if not check[2].ok:
-            raise SessionError("precheck", f"{d.storage_path(REMOTE_RUNNER)} missing: deploy the runner zip first", spec.session_id)
+            raise SessionError("precheck", f"{runner_path} missing: deploy the {self.runner.kind} runner first", spec.session_id)
         spec.validate()
         d.adb.push(io.BytesIO(json.dumps(spec.to_json(), indent=1).encode()), f"{rdir}/session.json.tmp")
         return self._launch(spec.session_id, f"mv -f {quote(rdir + '/session.json.tmp')} {quote(rdir + '/session.json')} && ")
@@ -152,8 +155,7 @@ class SessionDriver:
             return self._submit(session_id, prelude)
         d = self.device
         rdir = self.remote_dir(session_id)
-        py = d.profile.python_cmd or "python3"
-        cmd = " ".join(quote(a) for a in (py, d.storage_path(REMOTE_RUNNER), "run", rdir))
+        cmd = " ".join(quote(a) for a in self.runner.argv(d.storage_path(self.runner.remote), "run", rdir))
         pid_file = f"{rdir}/runner.pid"
         tries = int(START_TIMEOUT_S / 0.1)
         d.shell(f"{prelude}rm -f {quote(pid_file)} && cd {quote(d.profile.storage_root)} && {detached(cmd, rdir + '/runner.log')}\n"
@@ -167,10 +169,10 @@ class SessionDriver:
         when the session's turn comes)."""
         d = self.device
         rdir = self.remote_dir(session_id)
-        py = d.profile.python_cmd or "python3"
         queue = d.storage_path(REMOTE_QUEUE)
         pid_file = d.storage_path(SERVER_PID)
-        serve = " ".join(quote(a) for a in (py, d.storage_path(REMOTE_RUNNER), "serve", queue, f"{SERVER_IDLE_S:g}"))
+        serve = " ".join(quote(a) for a in self.runner.argv(d.storage_path(self.runner.remote), "serve", queue,
+                                                            f"{SERVER_IDLE_S:g}"))
         entry, tmp = f"{queue}/{session_id}", f"{queue}/.{session_id}.tmp"
         tries = int(START_TIMEOUT_S / 0.1)
         live = f"kill -0 $(cat {quote(pid_file)} 2>/dev/null || echo x) 2>/dev/null"

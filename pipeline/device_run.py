@@ -9,19 +9,20 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shutil
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
 from android_harness.android_device import AndroidDevice
-from android_harness.bundle import build_device_zip, zip_digest
+from android_harness.bundle import build_device_zip
 from android_harness.cache_dir import edgecl_home
 from android_harness.deploy import deploy
 from android_harness.device.backends.manifest import MANIFEST_FORMAT
 from android_harness.device.fileio import sha256_file
 from android_harness.device.session_spec import SessionSpec
-from android_harness.session import REMOTE_RUNNER
+from android_harness.runner_choice import RunnerChoice, choose_runner
 from models.user_model import model_label
 from pipeline.config import ExperimentSpec, parse_spec
 from pipeline.experiment_prep import DataInfo, export_request, session_spec, write_shards
@@ -57,6 +58,7 @@ class DeviceRun:
     last_checkpoint: str = ""
     reconnect: Callable[[], None] | None = None
     served: bool = True  # sessions go to the device's persistent runner (one runtime import for all)
+    runner: RunnerChoice | None = None  # the native binary or the Python zip (``runner_choice``)
     on_battery_held: bool = False  # inside ``on_battery()``: sessions do not unplug/reset on their own
 
     def session_spec(self, session_id: str, tasks: list[int], *, task: TaskConfig | None = None, resume_from: str = "",
@@ -113,11 +115,32 @@ class DeviceRun:
         return f"models/{folder.name}"
 
 
+def deploy_runner(device: AndroidDevice, runner: RunnerChoice, cache: Path, progress: bool = False) -> str:
+    """Build (cached by source hash) and deploy the device runner ``runner`` names; returns its sha256."""
+    folder = cache / "runner" / runner.kind
+    folder.mkdir(parents=True, exist_ok=True)
+    if runner.kind == "native":
+        from android_harness.native.build import build_runner
+
+        local = folder / runner.remote.rsplit("/", 1)[1]
+        built = build_runner(device.profile.abi, show_progress=progress)
+        if not local.is_file() or sha256_file(local) != sha256_file(built):
+            shutil.copy2(built, local)
+    else:
+        local = build_device_zip(folder)
+    file_manifest(folder, [local.name])
+    deploy(device, folder / DEPLOY_MANIFEST, name="runner", remote_dir=device.storage_path("runner"), show_progress=progress)
+    if runner.kind == "native":
+        device.shell(["chmod", "755", device.storage_path(runner.remote)])
+    return sha256_file(local)
+
+
 def prepare_device_run(spec: ExperimentSpec, device: AndroidDevice, run_id: str, runtime: str | None = None,
                        results: Path | None = None, progress: bool = True,
                        cache: Path | None = None, reconnect: Callable[[], None] | None = None,
                        served: bool = True) -> DeviceRun:
-    """Shards + export + runner zip, built or reused on the host and deployed to ``device``."""
+    """Shards + export + device runner (the native binary or the Python zip, ``runner_choice``), built or
+    reused on the host and deployed to ``device``."""
     cache = Path(cache or edgecl_home() / "cache")
     if runtime is not None and runtime != spec.export.runtime:   # validated again: a spec that validates exports
         spec = parse_spec({**spec.to_dict(), "export": {**spec.to_dict()["export"], "runtime": runtime}}, source="--runtime")
@@ -128,13 +151,10 @@ def prepare_device_run(spec: ExperimentSpec, device: AndroidDevice, run_id: str,
     data_rel = f"data/{data.folder.name}"
     deploy(device, data.folder / DEPLOY_MANIFEST, name=data.folder.name, remote_dir=device.storage_path(data_rel),
            show_progress=progress)
-    zdir = cache / "runner"
-    zpath = build_device_zip(zdir)
-    file_manifest(zdir, [zpath.name])
-    deploy(device, zdir / DEPLOY_MANIFEST, name="runner", remote_dir=device.storage_path(REMOTE_RUNNER.rsplit("/", 1)[0]),
-           show_progress=progress)
-    run = DeviceRun(spec, device, run_id, runtime, data, Path(), "", data_rel, f"replay/{run_id}", zip_digest(zpath),
-                    reconnect=reconnect, served=served)
+    runner = choose_runner(device.profile, runtime)
+    runner_sha = deploy_runner(device, runner, cache, progress)
+    run = DeviceRun(spec, device, run_id, runtime, data, Path(), "", data_rel, f"replay/{run_id}", runner_sha,
+                    reconnect=reconnect, served=served, runner=runner)
     run.model_rel = run.deploy_model(spec, cache, progress)
     run.export_dir = cache / "exports" / run.model_rel.split("/", 1)[1]
     if results is not None:

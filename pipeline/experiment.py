@@ -129,7 +129,7 @@ def wait_for_battery_power(device: AndroidDevice, remote_csv: str, timeout_s: fl
 
 def run_session(run: DeviceRun, session_spec, local: Path, progress: bool = True) -> tuple[dict, float | None, str | None]:
     """Start one session (power sampled around it), stream it to the end, pull its folder."""
-    driver = SessionDriver(run.device, run.reconnect, served=run.served)
+    driver = SessionDriver(run.device, run.reconnect, served=run.served, runner=run.runner)
     remote = driver.remote_dir(session_spec.session_id)
     sampling = run.power_sampling(f"{remote}/power.csv")
     need = session_write_bytes(run.export_dir, session_spec.keep_checkpoints, session_spec.replay.sb_size,
