@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 from android_harness.adb import DeviceEntry, ServerAddress
 from android_harness.android_device import AndroidDevice
-from android_harness.battery_parse import BatteryState, parse_dumpsys_battery, parse_power_stats
+from android_harness.battery_parse import BatteryState, parse_dumpsys_battery
+from android_harness.rail_parse import parse_rails
 from android_harness.discovery import READY, discover
 from android_harness.profile import DeviceProfile, parse_meminfo_total
 from android_harness.shell_quote import quote
@@ -150,7 +151,7 @@ def collect(device: AndroidDevice) -> DoctorFacts:
     except PowerError:
         facts.battery = None
     try:
-        facts.rails = sorted({r.rail for r in parse_power_stats(rails.stdout).rails})
+        facts.rails = sorted({r.rail for r in parse_rails(rails.stdout).rails})
     except PowerError:
         facts.rails = None
     raw_t = _int(thermal.stdout) if p.thermal_path else None

@@ -39,12 +39,12 @@ def _native_built() -> bool:
     return True
 
 
-def _zone_c(home: Path) -> float:
-    return int((home / "sys/class/thermal/thermal_zone0/temp").read_text()) / 1000.0
+def _zone_c(home) -> float:
+    return int(home.thermal_temp.read_text()) / 1000.0
 
 
-def test_every_line_matches_the_phone(device: AndroidDevice, adb_server: ServerAddress) -> None:
-    before_c = _zone_c(Path(device.profile.vphone_root)) if device.profile.simulated else 0.0
+def test_every_line_matches_the_phone(device: AndroidDevice, adb_server: ServerAddress, vphone_home) -> None:
+    before_c = _zone_c(vphone_home) if device.profile.simulated else 0.0
     serial, checks = diagnose(device.serial, adb_server)
     c = {k.name: k for k in checks}
     assert serial == device.serial
@@ -62,7 +62,7 @@ def test_every_line_matches_the_phone(device: AndroidDevice, adb_server: ServerA
     assert session_can_run(checks) == (c["runner"].verdict == OK)
     if not p.simulated:
         return
-    preset, home = _preset(device), Path(p.vphone_root)
+    preset, home = _preset(device), vphone_home
     assert c["ABI"].verdict == OK and c["ABI"].found == preset.abi
     assert c["Android"].verdict == OK and c["Android"].found.endswith(f"(SDK {preset.sdk})")
     if python:

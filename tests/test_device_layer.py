@@ -16,7 +16,7 @@ from android_harness.deploy import _parse_sha256sum
 from android_harness.storage_space import parse_df_available
 from android_harness.profile import infer_convention, parse_getprop, parse_meminfo_total
 from android_harness.shell_quote import join
-from android_harness.battery_parse import parse_power_stats
+from android_harness.rail_parse import parse_power_stats
 from android_harness.vphone.auth import AdbPublicKey, parse_public_key
 from android_harness.vphone.home import create_home
 from android_harness.vphone.power import BatteryModel, CpuMeter, read_ctl

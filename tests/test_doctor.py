@@ -16,7 +16,7 @@ GB = 2**30
 
 PROFILE = DeviceProfile(
     serial="R5CT1234", model="SM-G991B", sdk=33, abi="arm64-v8a", fingerprint="samsung/o1s/o1s:13/TP1A/G991B:user/release-keys",
-    simulated=False, vphone_root=None, storage_root="/data/local/tmp/edgecl", python_cmd=None,
+    simulated=False, storage_root="/data/local/tmp/edgecl", python_cmd=None,
     power_supply_dir="/sys/class/power_supply/battery", current_now_path="/sys/class/power_supply/battery/current_now",
     voltage_now_path="/sys/class/power_supply/battery/voltage_now",
     charge_counter_path="/sys/class/power_supply/battery/charge_counter", capacity_path=None, status_path=None,
