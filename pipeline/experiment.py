@@ -88,7 +88,7 @@ def write_env(run: DeviceRun, folder: Path) -> None:
     _write_json(folder / "env.json", {"git_revision": _git_revision(), "python": platform.python_version(),
                                       "versions": versions, "device_profile": profile.to_json(),
                                       "simulated": profile.simulated, "runtime": run.runtime,
-                                      "runner_zip_sha256": run.runner_sha256})
+                                      "runner_sha256": run.runner_sha256, "runner": run.runner.kind if run.runner else None})
 
 
 def _session_energy(run: DeviceRun, folder: Path, result: dict) -> tuple[float | None, str | None]:
