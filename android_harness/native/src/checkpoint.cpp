@@ -37,6 +37,7 @@ Result<std::string> write_checkpoint(const std::string& folder, const Checkpoint
   const std::string tmp = join_path(folder, "." + name + ".tmp");
   EDGECL_RETURN_IF_ERROR(remove_tree(tmp));
   EDGECL_RETURN_IF_ERROR(make_dirs(join_path(tmp, "arrays")));
+  EDGECL_RETURN_IF_ERROR(make_dirs(join_path(tmp, "runtime")));
   for (const auto& [key, array] : arrays) {
     EDGECL_RETURN_IF_ERROR(write_fsynced(join_path(tmp, "arrays/" + key + ".npy"), npy_file_bytes(array)));
   }
@@ -60,7 +61,8 @@ Result<std::string> write_checkpoint(const std::string& folder, const Checkpoint
   j["tdm_frozen"] = s.tdm_frozen;
   j["has_grad_prev"] = s.has_grad_prev;
   j["opt_step"] = s.opt_step;
-  EDGECL_RETURN_IF_ERROR(write_fsynced(join_path(tmp, "state.json"), to_json_text(j, JsonStyle::kPython)));
+  j["trace_bytes"] = s.trace_bytes;
+  EDGECL_RETURN_IF_ERROR(write_fsynced(join_path(tmp, "state.json"), to_json_text(j, JsonStyle::kIndent1)));
   EDGECL_RETURN_IF_ERROR(fsync_path(join_path(tmp, "arrays")));
   EDGECL_RETURN_IF_ERROR(fsync_path(tmp));
   EDGECL_RETURN_IF_ERROR(remove_tree(final_path));
@@ -122,6 +124,7 @@ Result<CheckpointState> read_checkpoint_state(const std::string& path) {
   EDGECL_RETURN_IF_ERROR(flag("tdm_frozen", &s.tdm_frozen));
   EDGECL_RETURN_IF_ERROR(flag("has_grad_prev", &s.has_grad_prev));
   EDGECL_RETURN_IF_ERROR(get_int(j, "opt_step", file, &s.opt_step));
+  EDGECL_RETURN_IF_ERROR(get_int(j, "trace_bytes", file, &s.trace_bytes));
   if (!parsed->contains("evals") || !(*parsed)["evals"].is_array()) {
     return Error(ErrorCode::InvalidExternalData, file + ".evals: expected a list");
   }

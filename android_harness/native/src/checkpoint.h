@@ -2,7 +2,8 @@
  * Checkpoints (docs/semantics.md section 10): `checkpoints/ckpt-<iteration>/` holding state.json
  * (position, evaluations, storage position, policy flags) and arrays/<name>.npy (parameters,
  * optimizer state, BatchNorm statistics, masks, g_prev, SB rows and logits, DDR arrays, EM refs),
- * with the names both runners write and read. Written as a temp folder, fsynced, then renamed;
+ * with the names both runners write and read, and runtime/ (empty: ExecuTorch's state is all in
+ * the arrays). Written as a temp folder, fsynced, then renamed;
  * the newest `keep_checkpoints` are kept. No generator state: streams are keyed by position.
  */
 #pragma once
@@ -36,6 +37,7 @@ struct CheckpointState {
   bool tdm_frozen = false;
   bool has_grad_prev = false;
   int64_t opt_step = 0;
+  int64_t trace_bytes = 0;
 };
 
 /// Arrays by name without ".npy" ("param.features.1.weight", "em_refs", ...).

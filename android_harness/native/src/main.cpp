@@ -1,6 +1,7 @@
 /*
- * edgecl-runner's command line (the build and program-layer commands; the session runner adds
- * `run` and `serve`):
+ * edgecl-runner's command line:
+ *   run SESSION_DIR                        one session (docs/contracts.md); exit 0 ok, 3 cancelled, 1 error
+ *   serve QUEUE_DIR [IDLE_S]               the persistent runner of one storage root (server.h)
  *   check                                  JSON: version, ABI, build flags, the registered operators
  *   ops                                    the registered operators, one per line
  *   bench-step MODEL_DIR [--steps N] [--warmup W]
@@ -9,6 +10,8 @@
  *                                          train on recorded inputs; write losses, params, logits
  * Errors: one line on stderr, exit code 1 (2 for a usage error).
  */
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -25,6 +28,7 @@
 
 #include "edgecl_build_info.h"
 #include "program.h"
+#include "server.h"
 #include "sgd.h"
 
 namespace {
@@ -42,7 +46,7 @@ int fail(const Error& err) {
 }
 
 int usage(const std::string& why) {
-  std::fprintf(stderr, "edgecl-runner: %s\nusage: edgecl-runner check | ops | bench-step MODEL_DIR [--steps N] "
+  std::fprintf(stderr, "edgecl-runner: %s\nusage: edgecl-runner run SESSION_DIR | serve QUEUE_DIR [IDLE_S] | check | ops | bench-step MODEL_DIR [--steps N] "
                "[--warmup W] | steps MODEL_DIR INPUTS.bin OUT_DIR [--lr LR]\n", why.c_str());
   return 2;
 }
@@ -247,6 +251,20 @@ int main(int argc, char** argv) {
   if (args.empty()) return usage("no command");
   const std::string cmd = args[0];
   args.erase(args.begin());
+  if (cmd == "run") {
+    if (args.size() != 1) return usage("run takes one SESSION_DIR");
+    return edgecl::run_one(args[0]);
+  }
+  if (cmd == "serve") {
+    char* end = nullptr;
+    const double idle = args.size() == 2 ? std::strtod(args[1].c_str(), &end) : edgecl::kIdleExitSeconds;
+    if (args.empty() || args.size() > 2 || (args.size() == 2 && (*end != '\0' || idle < 0))) {
+      return usage("serve takes QUEUE_DIR and an optional IDLE_S >= 0");
+    }
+    char self[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+    return edgecl::serve(args[0], idle, n > 0 ? std::string(self, static_cast<size_t>(n)) : std::string(argv[0]));
+  }
   if (cmd == "check") return cmd_check();
   if (cmd == "ops") return cmd_ops();
   if (cmd == "bench-step") return cmd_bench_step(args);

@@ -76,12 +76,12 @@ void Optimizer::step(const std::vector<MutableTensorRef>& params, const std::vec
   }
 }
 
-void Optimizer::clear_where(size_t i, const std::vector<float>& mask) {
+void Optimizer::clear_where(size_t i, const std::vector<uint8_t>& kept) {
   for (auto* state : {&a_, &b_}) {
     if (i >= state->size()) continue;
     auto& s = (*state)[i];
-    for (size_t k = 0; k < s.size() && k < mask.size(); ++k) {
-      if (mask[k] == 0.0f) s[k] = 0.0f;
+    for (size_t k = 0; k < s.size() && k < kept.size(); ++k) {
+      if (!kept[k]) s[k] = 0.0f;
     }
   }
 }

@@ -27,8 +27,8 @@ class Optimizer final {
   /// when not null.
   void step(const std::vector<MutableTensorRef>& params, const std::vector<ConstTensorRef>& grads,
             const std::vector<const float*>& grad_masks, double lr);
-  /// Zero the state of parameter i where `mask` is 0 (TDM: masked weights have no state).
-  void clear_where(size_t i, const std::vector<float>& mask);
+  /// Zero the state of parameter i outside `kept` (TDM: dropped and grown weights have no state).
+  void clear_where(size_t i, const std::vector<uint8_t>& kept);
 
   const std::string& name() const { return name_; }
   int64_t step_count() const { return step_count_; }

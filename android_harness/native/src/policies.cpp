@@ -68,32 +68,64 @@ int64_t DdrState::active_count() const {
   return n;
 }
 
-void tdm_update_layer(float* weights, const float* g_prev, int64_t n, double lam, double drop_to, double grow_to,
-                      Stream& grow, std::vector<float>* live, std::vector<uint8_t>* kept) {
-  std::vector<double> score(static_cast<size_t>(n));
-  std::vector<int64_t> alive;
-  for (int64_t i = 0; i < n; ++i) {
-    score[i] = g_prev != nullptr ? static_cast<double>(std::fabs(weights[i])) + lam * static_cast<double>(std::fabs(g_prev[i]))
-                                 : static_cast<double>(std::fabs(weights[i]));
-    if ((*live)[i] != 0.0f) alive.push_back(i);
+double pairwise_sum(const double* a, int64_t n) {
+  if (n < 8) {
+    double res = 0.0;
+    for (int64_t i = 0; i < n; ++i) res += a[i];
+    return res;
   }
-  const int64_t k_drop = keep_count(n, drop_to);
+  if (n <= 128) {
+    double r[8];
+    for (int j = 0; j < 8; ++j) r[j] = a[j];
+    int64_t i = 8;
+    for (; i < n - (n % 8); i += 8) {
+      for (int j = 0; j < 8; ++j) r[j] += a[i + j];
+    }
+    double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) res += a[i];
+    return res;
+  }
+  int64_t n2 = n / 2;
+  n2 -= n2 % 8;
+  return pairwise_sum(a, n2) + pairwise_sum(a + n2, n - n2);
+}
+
+void tdm_update_layer(float* weights, const float* g_prev, int64_t n, int64_t channels, bool structured, double lam,
+                      double drop_to, double grow_to, Stream& grow, std::vector<float>* mask, std::vector<uint8_t>* kept) {
+  const int64_t units = structured ? channels : n;
+  const int64_t per = structured ? n / channels : 1;
+  std::vector<double> element(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    element[i] = static_cast<double>(std::fabs(weights[i]));
+    if (g_prev != nullptr) element[i] = element[i] + lam * static_cast<double>(std::fabs(g_prev[i]));
+  }
+  std::vector<double> score(static_cast<size_t>(units));
+  std::vector<int64_t> alive;
+  for (int64_t u = 0; u < units; ++u) {
+    score[u] = structured ? 0.0 + pairwise_sum(element.data() + u * per, per) : element[u];
+    if ((*mask)[u * per] > 0.0f) alive.push_back(u);
+  }
+  const int64_t k_drop = keep_count(units, drop_to);
   const std::vector<int64_t> keep =
       static_cast<int64_t>(alive.size()) > k_drop ? stable_top_k(score, alive, k_drop) : alive;
-  kept->assign(static_cast<size_t>(n), 0);
-  for (int64_t i : keep) (*kept)[i] = 1;
-  std::vector<float> next(static_cast<size_t>(n), 0.0f);
-  for (int64_t i : keep) next[i] = 1.0f;
-  const int64_t n_grow = keep_count(n, grow_to) - static_cast<int64_t>(keep.size());
+  std::vector<uint8_t> kept_unit(static_cast<size_t>(units), 0);
+  for (int64_t u : keep) kept_unit[u] = 1;
+  std::vector<uint8_t> live_unit = kept_unit;
+  const int64_t n_grow = std::max<int64_t>(0, keep_count(units, grow_to) - static_cast<int64_t>(keep.size()));
   if (n_grow > 0) {
     std::vector<int64_t> dead;
-    for (int64_t i = 0; i < n; ++i) {
-      if (!(*kept)[i]) dead.push_back(i);
+    for (int64_t u = 0; u < units; ++u) {
+      if (!kept_unit[u]) dead.push_back(u);
     }
-    for (int64_t j : grow.sample(static_cast<int64_t>(dead.size()), n_grow)) next[dead[j]] = 1.0f;
+    for (int64_t j : grow.sample(static_cast<int64_t>(dead.size()), n_grow)) live_unit[dead[j]] = 1;
   }
-  for (int64_t i = 0; i < n; ++i) weights[i] = weights[i] * static_cast<float>((*kept)[i]);
-  *live = std::move(next);
+  kept->assign(static_cast<size_t>(n), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t u = i / per;
+    (*kept)[i] = kept_unit[u];
+    (*mask)[i] = live_unit[u] ? 1.0f : 0.0f;
+    if (!kept_unit[u]) weights[i] = 0.0f;
+  }
 }
 
 std::vector<float> dgm_layer_mask(const float* grad, const std::vector<float>& live, double ratio) {

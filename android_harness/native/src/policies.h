@@ -35,13 +35,17 @@ struct DdrState {
   int64_t active_count() const;
 };
 
-/// One TDM update of one layer (section 8). `live` is the 0/1 mask (float32) and is replaced by
-/// the new mask; `weights` (n floats) are multiplied by the survivor mask (kept units), so every
-/// non-live and every grown weight is 0. `g_prev` is null before the run's first step. `kept`
-/// receives the survivor mask (1 = kept live) for zeroing optimizer state. Grow draws come from
-/// `grow` (one stream for all layers, in order).
-void tdm_update_layer(float* weights, const float* g_prev, int64_t n, double lam, double drop_to, double grow_to,
-                      Stream& grow, std::vector<float>* live, std::vector<uint8_t>* kept);
+/// One TDM update of one layer (section 8). A unit is one weight, or with `structured` one of the
+/// `channels` output channels (its score the sum of its weights' scores, summed as numpy does).
+/// `mask` (0/1 float32, n values) is replaced by the new mask; every weight outside the kept units
+/// is set to +0 and `kept` (n flags) marks the kept weights, so the caller zeroes the optimizer
+/// state elsewhere. `g_prev` is null before the run's first step. Grow draws come from `grow`
+/// (one stream for all layers, in order; no draw when nothing grows).
+void tdm_update_layer(float* weights, const float* g_prev, int64_t n, int64_t channels, bool structured, double lam,
+                      double drop_to, double grow_to, Stream& grow, std::vector<float>* mask, std::vector<uint8_t>* kept);
+
+/// numpy's pairwise float64 sum of n values (np.add.reduce over a contiguous axis).
+double pairwise_sum(const double* a, int64_t n);
 
 /// DGM's mask of one layer (section 9): among live units keep n_live - round(ratio * n_live) by
 /// stable top-k of |g| (double); 1 there, 0 elsewhere.

@@ -19,10 +19,9 @@ double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock:
 
 OrderedJson obj() { return OrderedJson::object(); }
 
-/// Percent of rows whose argmax over `allowed` (ascending, ties to the lowest) equals the label.
-double accuracy(const std::vector<float>& logits, const std::vector<int64_t>& y, int64_t classes,
-                const std::vector<int64_t>& allowed) {
-  if (y.empty()) return 0.0;
+/// Test rows whose argmax over `allowed` (ascending, ties to the lowest class) equals the label.
+int64_t correct_count(const std::vector<float>& logits, const std::vector<int64_t>& y, int64_t classes,
+                      const std::vector<int64_t>& allowed) {
   int64_t correct = 0;
   for (size_t i = 0; i < y.size(); ++i) {
     const float* row = logits.data() + i * classes;
@@ -32,7 +31,7 @@ double accuracy(const std::vector<float>& logits, const std::vector<int64_t>& y,
     }
     correct += best == y[i] ? 1 : 0;
   }
-  return 100.0 * (static_cast<double>(correct) / static_cast<double>(y.size()));
+  return correct;
 }
 
 }  // namespace
@@ -96,15 +95,8 @@ SessionOutcome Session::run() {
   return {status, model_dir_, r};
 }
 
-Error Session::cancel_point(bool* stop) {
-  *stop = cancelled_ && cancelled_();
-  return Error();
-}
-
 Error Session::body() {
-  bool stop = false;
-  cancel_point(&stop);
-  if (stop) {
+  if (cancel_now()) {
     was_cancelled_ = true;
     return Error(ErrorCode::InvalidState, "cancelled before the session started");
   }
@@ -121,101 +113,108 @@ Error Session::body() {
   const auto& tasks = spec_.tasks;
   size_t first = 0;
   const auto at = std::find(tasks.begin(), tasks.end(), st_.task);
-  if (at != tasks.end()) first = static_cast<size_t>(at - tasks.begin()) + (st_.task_finished ? 1 : 0);
-  if (spec_.kind == "profiling" && !resumed_from_.empty() && resumed_from_.compare(0, ckpt_dir_.size(), ckpt_dir_) != 0) {
-    first = 0;  // Miro's candidates continue training the task their mini-checkpoint started
+  if (own_resume_ && at != tasks.end()) {
+    if (!st_.task_finished) EDGECL_RETURN_IF_ERROR(train_one(st_.task, /*started=*/true));
+    first = static_cast<size_t>(at - tasks.begin()) + 1;
   }
-  for (size_t i = first; i < tasks.size(); ++i) {
-    const int64_t task = tasks[i];
-    const bool fresh = st_.task != task || st_.task_finished;
-    EDGECL_RETURN_IF_ERROR(start_task(task, fresh));
-    EDGECL_RETURN_IF_ERROR(train_task(task));
-    if (was_cancelled_) return Error(ErrorCode::InvalidState, "cancelled (SIGTERM)");
-    EDGECL_RETURN_IF_ERROR(finish_task(task));
-    EDGECL_RETURN_IF_ERROR(write_checkpoint_now());
-    cancel_point(&stop);
-    if (stop) {
-      was_cancelled_ = true;
-      return Error(ErrorCode::InvalidState, "cancelled (SIGTERM)");
-    }
-  }
+  for (size_t i = first; i < tasks.size() && !was_cancelled_; ++i) EDGECL_RETURN_IF_ERROR(train_one(tasks[i], false));
+  return was_cancelled_ ? Error(ErrorCode::InvalidState, "cancelled (SIGTERM)") : Error();
+}
+
+Error Session::train_one(int64_t task, bool started) {
+  if (!started) EDGECL_RETURN_IF_ERROR(start_task(task));
+  OrderedJson ev = obj();
+  ev["task"] = task;
+  ev["classes"] = task_classes_;
+  ev["n_train"] = sb_.size();
+  EDGECL_RETURN_IF_ERROR(emit("task_start", ev));
+  EDGECL_RETURN_IF_ERROR(train_task(task));
+  if (was_cancelled_) return Error();
+  EDGECL_RETURN_IF_ERROR(finish_task(task));
+  EDGECL_RETURN_IF_ERROR(write_checkpoint_now());
+  if (cancel_now()) was_cancelled_ = true;
   return Error();
 }
 
-Error Session::start_task(int64_t task, bool fresh) {
+Error Session::build_task(int64_t task, const std::vector<RecordRef>* refs) {
   phase_ = "setup";
   auto entry = index_.entry(task);
   if (!entry.ok()) return entry.error();
   task_classes_ = (*entry)->classes;
-  auto shard = read_shard((*entry)->train_file);
-  if (!shard.ok()) return shard.error();
-  train_ = std::move(shard.get());
-  if (train_.sample_numel != numel_) {
-    return Error(ErrorCode::InvalidArgument, (*entry)->train_file + ": samples have " + std::to_string(train_.sample_numel) +
-                                                 " values, the program's x has " + std::to_string(numel_));
-  }
-  if (fresh) {
-    sb_.rows = sb_rows(spec_.seed, task, train_.count, spec_.replay.sb_size);
-    std::map<int64_t, int64_t> records;
-    for (int64_t c : storage_->labels()) records[c] = storage_->count(c);
-    std::vector<RecordRef> refs = build_em_refs(spec_.seed, task, records, spec_.replay.em_size);
-    if (spec_.kind == "profiling") {
-      std::vector<int64_t> keep_rows;
-      for (int64_t i : subset(spec_.seed, task, 0, static_cast<int64_t>(sb_.rows.size()), spec_.subset_fraction)) {
-        keep_rows.push_back(sb_.rows[i]);
-      }
-      sb_.rows = keep_rows;
-      std::vector<RecordRef> keep_refs;
-      for (int64_t s : subset(spec_.seed, task, 1, static_cast<int64_t>(refs.size()), spec_.subset_fraction)) {
-        keep_refs.push_back(refs[s]);
-      }
-      refs = keep_refs;
+  const bool joint = spec_.train.method == "joint";
+  const double fraction = spec_.kind == "profiling" ? spec_.subset_fraction : 1.0;
+  // SB (section 2): the task's rows (all, or sort(sample(N, cap))); joint: every row of every seen task.
+  const std::vector<int64_t> sb_tasks = joint ? index_.seen_tasks(task) : std::vector<int64_t>{task};
+  std::vector<Shard> shards;
+  std::vector<std::pair<size_t, int64_t>> rows;  // (shard, row)
+  for (int64_t t : sb_tasks) {
+    const TaskEntry& e = **index_.entry(t);
+    auto shard = read_shard(e.train_file);
+    if (!shard.ok()) return shard.error();
+    if (shard->sample_numel != numel_) {
+      return Error(ErrorCode::InvalidArgument, e.train_file + ": samples have " + std::to_string(shard->sample_numel) +
+                                                   " values, the program's x has " + std::to_string(numel_));
     }
-    sb_.data.resize(static_cast<int64_t>(sb_.rows.size()));
-    std::fill(sb_.data.logits.begin(), sb_.data.logits.end(), 0.0f);
-    EDGECL_RETURN_IF_ERROR(load_em(*storage_, refs, &em_));
-    st_.task = task;
-    st_.task_finished = false;
-    st_.epoch = st_.batch = st_.task_step = 0;
-    st_.epoch_loss_sum = 0.0;
-    st_.epoch_loss_n = 0;
-    st_.tdm_frozen = false;
-    ddr_.reset(sb_.size());
-    dgm_.clear();
-    dgm_.steps_since_refresh = 0;
-    OrderedJson line = obj();
-    line["k"] = "em";
-    line["task"] = task;
-    OrderedJson pairs = OrderedJson::array();
-    for (const auto& [c, k] : em_.refs) pairs.push_back({c, k});
-    line["refs"] = pairs;
-    EDGECL_RETURN_IF_ERROR(trace_->write(line));
+    const int64_t cap = joint ? shard->count : spec_.replay.sb_size;
+    for (int64_t r : sb_rows(spec_.seed, task, shard->count, cap)) rows.emplace_back(shards.size(), r);
+    shards.push_back(std::move(shard.get()));
   }
-  for (int64_t r = 0; r < sb_.size(); ++r) {
-    const int64_t row = sb_.rows[r];
-    if (row < 0 || row >= train_.count) {
-      return Error(ErrorCode::InvalidExternalData, "checkpoint sb_rows: row " + std::to_string(row) + " outside " +
-                                                       (*entry)->train_file);
-    }
-    std::copy(train_.row(row), train_.row(row) + numel_, sb_.data.x_row(r));
-    sb_.data.y[r] = train_.y[row];
-    sb_.data.ids[r] = (task << 32) | row;
+  const std::vector<int64_t> keep = subset(spec_.seed, task, 0, static_cast<int64_t>(rows.size()), fraction);
+  sb_.rows.clear();
+  sb_.data.resize(static_cast<int64_t>(keep.size()));
+  for (size_t r = 0; r < keep.size(); ++r) {
+    const auto [which, row] = rows[keep[r]];
+    const Shard& shard = shards[which];
+    sb_.rows.push_back(row);
+    std::copy(shard.row(row), shard.row(row) + numel_, sb_.data.x_row(static_cast<int64_t>(r)));
+    sb_.data.y[r] = shard.y[row];
+    sb_.data.ids[r] = (sb_tasks[which] << 32) | row;
   }
-  if (spec_.sparcl.ddr) {
+  std::fill(sb_.data.logits.begin(), sb_.data.logits.end(), 0.0f);
+  ddr_.reset(sb_.size());
+  ddr_counts_.clear();
+  if (spec_.sparcl.ddr_on()) {
     ddr_counts_ = ddr_counts(sb_.size(), ddr_schedule(spec_.train.epochs, spec_.sparcl.ddr_steps, spec_.sparcl.ddr_fraction));
   }
   tdm_events_.clear();
-  if (spec_.sparcl.tdm) {
+  if (spec_.sparcl.tdm_on()) {
     const auto& sp = spec_.sparcl;
     for (const auto& ev : tdm_schedule(spec_.train.epochs, sp.sparsity, sp.tdm_update_every, sp.tdm_swap, sp.tdm_freeze_after)) {
       tdm_events_.emplace(ev.epoch, ev);
     }
   }
-  OrderedJson ev = obj();
-  ev["task"] = task;
-  ev["classes"] = task_classes_;
-  ev["n_train"] = sb_.size();
-  return emit("task_start", ev);
+  em_.refs.clear();
+  em_.data.resize(0);
+  if (!replay_) return Error();
+  std::vector<RecordRef> built;
+  if (refs == nullptr) {  // EM build (5.3), then a profiling session's subset of its slots
+    std::map<int64_t, int64_t> records;
+    for (int64_t c : storage_->labels()) records[c] = storage_->count(c);
+    const std::vector<RecordRef> all = build_em_refs(spec_.seed, task, records, spec_.replay.em_size);
+    for (int64_t s : subset(spec_.seed, task, 1, static_cast<int64_t>(all.size()), fraction)) built.push_back(all[s]);
+    refs = &built;
+  }
+  return load_em(*storage_, *refs, &em_);
+}
+
+Error Session::start_task(int64_t task) {
+  st_.task = task;
+  st_.task_finished = false;
+  st_.epoch = st_.batch = st_.task_step = 0;
+  st_.epoch_loss_sum = 0.0;
+  st_.epoch_loss_n = 0;
+  st_.tdm_frozen = false;
+  dgm_.clear();
+  dgm_.steps_since_refresh = 0;
+  EDGECL_RETURN_IF_ERROR(build_task(task, nullptr));
+  if (!replay_) return Error();
+  OrderedJson line = obj();
+  line["k"] = "em";
+  line["task"] = task;
+  OrderedJson pairs = OrderedJson::array();
+  for (const auto& [c, k] : em_.refs) pairs.push_back({c, k});
+  line["refs"] = pairs;
+  return trace_->write(line);
 }
 
 Error Session::train_task(int64_t task) {
@@ -230,8 +229,7 @@ Error Session::train_task(int64_t task) {
   while (st_.epoch < spec_.train.epochs) {
     const double t0 = now_s();
     if (st_.batch == 0) EDGECL_RETURN_IF_ERROR(epoch_start(task, st_.epoch));
-    const EpochOrder order =
-        epoch_order(spec_.seed, task, st_.epoch, ddr_.removed, em_.size(), use_em_, batch_);
+    const EpochOrder order = epoch_order(spec_.seed, task, st_.epoch, ddr_.removed, em_.size(), replay_, batch_);
     const int64_t steps = order.steps(), pool = static_cast<int64_t>(order.perm.size());
     for (int64_t k = st_.batch; k < steps; ++k) {
       EDGECL_RETURN_IF_ERROR(step(task, order, k));
@@ -242,8 +240,7 @@ Error Session::train_task(int64_t task) {
         EDGECL_RETURN_IF_ERROR(emit("resources", probe_resources(spec_.meminfo_path, {dir_, storage_->root()})));
       }
       const bool last_of_task = st_.epoch == spec_.train.epochs - 1 && st_.batch == steps;
-      bool stop = false;
-      cancel_point(&stop);
+      const bool stop = cancel_now();
       const bool due = spec_.checkpoint_every > 0 && st_.iteration % spec_.checkpoint_every == 0 && !last_of_task;
       if (stop || due) {
         if (st_.batch == steps) EDGECL_RETURN_IF_ERROR(end_epoch(task, pool, t0));
@@ -261,8 +258,9 @@ Error Session::train_task(int64_t task) {
 }
 
 Error Session::epoch_start(int64_t task, int64_t epoch) {
-  if (spec_.sparcl.ddr && ddr_counts_.count(epoch)) {
-    const std::vector<int64_t> gone = ddr_.remove(ddr_counts_.at(epoch));
+  const auto count = ddr_counts_.find(epoch);
+  if (count != ddr_counts_.end() && count->second > 0) {
+    const std::vector<int64_t> gone = ddr_.remove(count->second);
     OrderedJson ev = obj();
     ev["task"] = task;
     ev["epoch"] = epoch;
@@ -277,7 +275,7 @@ Error Session::epoch_start(int64_t task, int64_t epoch) {
     EDGECL_RETURN_IF_ERROR(trace_->write(line));
   }
   const auto ev = tdm_events_.find(epoch);
-  if (spec_.sparcl.tdm && !st_.tdm_frozen && ev != tdm_events_.end()) {
+  if (!st_.tdm_frozen && ev != tdm_events_.end()) {
     EDGECL_RETURN_IF_ERROR(tdm_update(task, epoch, ev->second));
   }
   return Error();
@@ -293,10 +291,10 @@ Error Session::tdm_update(int64_t task, int64_t epoch, const TdmEvent& ev) {
     const auto& p = params[mask_param_[l]];
     std::vector<float> live(masks[l].data, masks[l].data + masks[l].numel);
     std::vector<uint8_t> kept;
-    tdm_update_layer(p.data, grad_prev(l), static_cast<int64_t>(p.numel), spec_.sparcl.tdm_lambda, ev.drop_to, ev.grow_to,
-                     grow, &live, &kept);
+    tdm_update_layer(p.data, grad_prev(l), static_cast<int64_t>(p.numel), p.shape.empty() ? 1 : p.shape[0],
+                     spec_.sparcl.structured, spec_.sparcl.tdm_lambda, ev.drop_to, ev.grow_to, grow, &live, &kept);
     std::copy(live.begin(), live.end(), masks[l].data);
-    opt_->clear_where(mask_param_[l], live);
+    opt_->clear_where(mask_param_[l], kept);
     hashes[prog_->signature().mask_names[l]] = mask_hash(live.data(), live.size());
     int64_t on = 0;
     for (float v : live) on += v != 0.0f ? 1 : 0;
@@ -341,7 +339,7 @@ Error Session::step(int64_t task, const EpochOrder& order, int64_t k) {
   const ConstTensorRef logits = prog_->output(1);
   const auto& grads = prog_->grads();
   std::vector<const float*> grad_masks(prog_->params().size(), nullptr);
-  if (spec_.sparcl.dgm) {
+  if (spec_.sparcl.dgm_on()) {
     if (dgm_.due(spec_.sparcl.dgm_period)) {
       dgm_.masks.clear();
       OrderedJson hashes = obj();
@@ -378,10 +376,9 @@ Error Session::step(int64_t task, const EpochOrder& order, int64_t k) {
     const int64_t e = entries[i];
     if (e >= n_sb) continue;
     const float* row = logits.data + i * classes_;
-    if (spec_.sparcl.ddr) ddr_.observe(e, masked_argmax(row, b.logit_mask.data() + i * classes_, classes_) == b.y[i]);
+    if (spec_.sparcl.ddr_on()) ddr_.observe(e, masked_argmax(row, b.logit_mask.data() + i * classes_, classes_) == b.y[i]);
     if (sb_.data.n_logits > 0) std::copy(row, row + classes_, sb_.data.logits_row(e));
   }
-  EDGECL_RETURN_IF_ERROR(plan_swap(task, entries));
   OrderedJson line = obj();
   line["k"] = "step";
   line["task"] = task;
@@ -390,11 +387,12 @@ Error Session::step(int64_t task, const EpochOrder& order, int64_t k) {
   line["ids"] = b.ids;
   line["loss"] = float_bits(loss);
   EDGECL_RETURN_IF_ERROR(trace_->write(line));
+  EDGECL_RETURN_IF_ERROR(plan_swap(task, entries));
   st_.epoch_loss_sum += static_cast<double>(loss);
   st_.epoch_loss_n += 1;
   st_.task_step += 1;
   st_.iteration += 1;
-  if (spec_.sparcl.dgm) dgm_.steps_since_refresh += 1;
+  if (spec_.sparcl.dgm_on()) dgm_.steps_since_refresh += 1;
   if (spec_.step_event_every > 0 && st_.iteration % spec_.step_event_every == 0) {
     OrderedJson ev = obj();
     ev["task"] = task;
@@ -407,7 +405,9 @@ Error Session::step(int64_t task, const EpochOrder& order, int64_t k) {
 
 Error Session::plan_swap(int64_t task, const std::vector<int64_t>& entries) {
   const double ratio = spec_.replay.swap_ratio;
-  if (ratio <= 0.0 || storage_->size() == 0 || st_.task_step % spec_.replay.swap_period != 0) return Error();
+  if (!replay_ || ratio <= 0.0 || storage_->size() == 0 || st_.task_step % spec_.replay.swap_period != 0) {
+    return Error();
+  }
   std::set<int64_t> distinct;
   for (int64_t e : entries) {
     if (e >= sb_.size()) distinct.insert(e - sb_.size());
@@ -416,6 +416,7 @@ Error Session::plan_swap(int64_t task, const std::vector<int64_t>& entries) {
   const auto c = static_cast<int64_t>(u.size());
   const int64_t n = std::min<int64_t>(c, static_cast<int64_t>(std::ceil(ratio * static_cast<double>(c) - 1e-9)));
   Stream rs(spec_.seed, Purpose::kSwap, static_cast<uint64_t>(task), static_cast<uint64_t>(st_.task_step));
+  if (n == 0) return Error();
   std::vector<int64_t> chosen;
   for (int64_t j : rs.sample(c, n)) chosen.push_back(u[j]);
   std::sort(chosen.begin(), chosen.end());
@@ -428,13 +429,14 @@ Error Session::plan_swap(int64_t task, const std::vector<int64_t>& entries) {
     plan.push_back({s, {cls, kk}});
     triples.push_back({s, cls, kk});
   }
+  if (plan.empty()) return Error();
   OrderedJson line = obj();
   line["k"] = "swap";
   line["task"] = task;
   line["step"] = st_.task_step;
   line["plan"] = triples;
   EDGECL_RETURN_IF_ERROR(trace_->write(line));
-  if (!plan.empty()) swap_->submit(std::move(plan));
+  swap_->submit(std::move(plan));
   return Error();
 }
 
@@ -446,7 +448,7 @@ Error Session::end_epoch(int64_t task, int64_t pool_size, double t0) {
   ev["n_samples"] = pool_size;
   ev["seconds"] = round_digits(now_s() - t0, 4);
   EDGECL_RETURN_IF_ERROR(emit("epoch", ev));
-  if (spec_.replay.swap_ratio > 0.0) {
+  if (spec_.replay.swap_ratio > 0.0 && replay_) {
     OrderedJson sw = obj();
     sw["task"] = task;
     sw["epoch"] = st_.epoch;
@@ -501,7 +503,7 @@ Error Session::evaluate(int64_t task) {
     seen_classes.insert(seen_classes.end(), c.begin(), c.end());
   }
   std::sort(seen_classes.begin(), seen_classes.end());
-  OrderedJson row = obj(), ci = obj(), ti = obj();
+  OrderedJson row = obj(), ci = obj(), ti = obj(), cn = obj(), tn = obj();
   row["after_task"] = task;
   for (int64_t t : seen) {
     const TaskEntry& entry = **index_.entry(t);
@@ -515,10 +517,14 @@ Error Session::evaluate(int64_t task) {
     EDGECL_RETURN_IF_ERROR(prog_->eval(test.x.data(), static_cast<int>(test.count), logits.data()));
     std::vector<int64_t> own = entry.classes;
     std::sort(own.begin(), own.end());
-    const double c_il = accuracy(logits, test.y, classes_, seen_classes);
-    const double t_il = accuracy(logits, test.y, classes_, own);
+    const int64_t nc = correct_count(logits, test.y, classes_, seen_classes);
+    const int64_t nt = correct_count(logits, test.y, classes_, own);
+    const double n = static_cast<double>(std::max<int64_t>(test.count, 1));
+    const double c_il = 100.0 * static_cast<double>(nc) / n, t_il = 100.0 * static_cast<double>(nt) / n;
     ci[std::to_string(t)] = c_il;
     ti[std::to_string(t)] = t_il;
+    cn[std::to_string(t)] = nc;
+    tn[std::to_string(t)] = nt;
     OrderedJson ev = obj();
     ev["after_task"] = task;
     ev["task"] = t;
@@ -533,8 +539,8 @@ Error Session::evaluate(int64_t task) {
   OrderedJson line = obj();
   line["k"] = "eval";
   line["task"] = task;
-  line["class_il"] = ci;
-  line["task_il"] = ti;
+  line["class_il"] = cn;
+  line["task_il"] = tn;
   EDGECL_RETURN_IF_ERROR(trace_->write(line));
   EDGECL_RETURN_IF_ERROR(emit("phase_end", ph));
   phase_ = "training";

@@ -44,7 +44,9 @@ class Session final {
 
   // runner.cpp
   Error body();
-  Error start_task(int64_t task, bool fresh);
+  Error train_one(int64_t task, bool started);
+  Error build_task(int64_t task, const std::vector<RecordRef>* refs);
+  Error start_task(int64_t task);
   Error train_task(int64_t task);
   Error epoch_start(int64_t task, int64_t epoch);
   Error tdm_update(int64_t task, int64_t epoch, const TdmEvent& ev);
@@ -55,7 +57,7 @@ class Session final {
   Error finish_task(int64_t task);
   Error evaluate(int64_t task);
   Error emit(const std::string& type, const OrderedJson& fields);
-  Error cancel_point(bool* stop);
+  bool cancel_now() const { return cancelled_ && cancelled_(); }
   const float* grad_prev(size_t layer) const;
 
   std::string dir_, root_, ckpt_dir_;
@@ -75,6 +77,7 @@ class Session final {
   std::unique_ptr<SwapWorker> swap_;
   std::optional<Optimizer> opt_;
   std::string resumed_from_;
+  bool own_resume_ = false;
 
   // Shapes and the signature's names mapped to indices.
   int64_t batch_ = 0, classes_ = 0, numel_ = 0;
@@ -82,13 +85,12 @@ class Session final {
   std::vector<std::pair<size_t, size_t>> norm_buffers_;  // BatchNorm layer -> (mean, var) buffer index
   std::vector<float> norm_momentum_;
   RowWeights weights_;
-  bool use_em_ = false;
+  bool replay_ = false;  // er / derpp: epochs run over EM ∪ SB
 
   // Position and results (state.json).
   CheckpointState st_;
   // The current task.
   std::vector<int64_t> task_classes_;
-  Shard train_;
   StreamBuffer sb_{0, 0};
   EpisodicMemory em_{0, 0};
   DdrState ddr_;

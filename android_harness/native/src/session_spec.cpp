@@ -102,50 +102,53 @@ class Binder {
 
 std::string num(double v) { return to_json_text(Json(v), JsonStyle::kPython); }
 
+/// The ranges of spec_tables.py / session_spec.py (spec_field metadata), every problem at once.
 void validate(const SessionSpec& s, std::vector<std::string>* p) {
-  auto need = [&](bool ok, const std::string& msg) {
-    if (!ok) p->push_back(msg);
+  auto range = [&](const std::string& key, double v, double lo, bool lo_open, double hi, bool hi_open) {
+    if (lo_open ? v <= lo : v < lo) p->push_back(key + ": expected a value " + (lo_open ? "> " : ">= ") + num(lo) + ", got " + num(v));
+    if (hi_open ? v >= hi : v > hi) p->push_back(key + ": expected a value " + (hi_open ? "< " : "<= ") + num(hi) + ", got " + num(v));
   };
-  need(s.kind == "task" || s.kind == "profiling", "kind: expected \"task\" or \"profiling\", got \"" + s.kind + "\"");
+  constexpr double kInf = 1e308;
   const auto& m = s.train.method;
-  need(m == "finetune" || m == "er" || m == "derpp",
-       "train.method: the device runs finetune, er or derpp, got \"" + m + "\"");
-  need(!s.tasks.empty(), "tasks: expected at least one task index");
-  for (int64_t t : s.tasks) need(t >= 0, "tasks: task indices are >= 0, got " + std::to_string(t));
-  need(s.subset_fraction > 0.0 && s.subset_fraction <= 1.0,
-       "subset_fraction: expected a value in (0, 1], got " + num(s.subset_fraction));
-  need(s.train.epochs >= 1, "train.epochs: expected >= 1, got " + std::to_string(s.train.epochs));
-  need(s.train.batch_size >= 1, "train.batch_size: expected >= 1, got " + std::to_string(s.train.batch_size));
-  need(s.train.lr > 0.0, "train.lr: expected > 0, got " + num(s.train.lr));
-  need(s.train.alpha >= 0.0, "train.alpha: expected >= 0, got " + num(s.train.alpha));
-  need(s.train.beta >= 0.0, "train.beta: expected >= 0, got " + num(s.train.beta));
-  need(s.replay.em_size >= 0, "replay.em_size: expected >= 0, got " + std::to_string(s.replay.em_size));
-  need(s.replay.sb_size >= 1, "replay.sb_size: expected >= 1, got " + std::to_string(s.replay.sb_size));
-  need(s.replay.swap_ratio >= 0.0 && s.replay.swap_ratio <= 1.0,
-       "replay.swap_ratio: expected a value in [0, 1], got " + num(s.replay.swap_ratio));
-  need(s.replay.swap_period >= 1, "replay.swap_period: expected >= 1, got " + std::to_string(s.replay.swap_period));
-  need(s.replay.storage_budget_mb > 0.0,
-       "replay.storage_budget_mb: expected > 0, got " + num(s.replay.storage_budget_mb));
-  const auto& sp = s.sparcl;
-  need(sp.sparsity >= 0.0 && sp.sparsity < 1.0, "sparcl.sparsity: expected a value in [0, 1), got " + num(sp.sparsity));
-  need(sp.tdm_lambda >= 0.0, "sparcl.tdm_lambda: expected >= 0, got " + num(sp.tdm_lambda));
-  need(sp.tdm_update_every > 0.0 && sp.tdm_update_every <= 1.0,
-       "sparcl.tdm_update_every: expected a value in (0, 1], got " + num(sp.tdm_update_every));
-  need(sp.tdm_swap >= 0.0 && sp.tdm_swap < 1.0, "sparcl.tdm_swap: expected a value in [0, 1), got " + num(sp.tdm_swap));
-  need(sp.tdm_freeze_after > 0.0 && sp.tdm_freeze_after <= 1.0,
-       "sparcl.tdm_freeze_after: expected a value in (0, 1], got " + num(sp.tdm_freeze_after));
-  need(sp.ddr_fraction >= 0.0 && sp.ddr_fraction < 1.0,
-       "sparcl.ddr_fraction: expected a value in [0, 1), got " + num(sp.ddr_fraction));
-  for (double f : sp.ddr_steps) {
-    need(f >= 0.0 && f <= 1.0, "sparcl.ddr_steps: expected fractions in [0, 1], got " + num(f));
+  if (m != "finetune" && m != "er" && m != "derpp" && m != "joint") {
+    p->push_back("train.method: expected one of 'finetune', 'er', 'derpp', 'joint', got '" + m + "'");
   }
-  need(sp.dgm_ratio >= 0.0 && sp.dgm_ratio < 1.0, "sparcl.dgm_ratio: expected a value in [0, 1), got " + num(sp.dgm_ratio));
-  need(sp.dgm_period >= 1, "sparcl.dgm_period: expected >= 1, got " + std::to_string(sp.dgm_period));
-  need(s.checkpoint_every >= 0, "checkpoint_every: expected >= 0, got " + std::to_string(s.checkpoint_every));
-  need(s.keep_checkpoints >= 1, "keep_checkpoints: expected >= 1, got " + std::to_string(s.keep_checkpoints));
-  need(s.step_event_every >= 0, "step_event_every: expected >= 0, got " + std::to_string(s.step_event_every));
-  need(s.resources_every_s >= 0.0, "resources_every_s: expected >= 0, got " + num(s.resources_every_s));
-  need(s.eval_batch >= 1, "eval_batch: expected >= 1, got " + std::to_string(s.eval_batch));
+  if (s.kind != "task" && s.kind != "profiling") p->push_back("kind: expected one of 'task', 'profiling', got '" + s.kind + "'");
+  range("train.epochs", s.train.epochs, 1, false, 1000, false);
+  range("train.batch_size", s.train.batch_size, 1, false, 4096, false);
+  range("train.lr", s.train.lr, 0, true, 10, false);
+  range("train.alpha", s.train.alpha, 0, false, kInf, false);
+  range("train.beta", s.train.beta, 0, false, kInf, false);
+  range("replay.em_size", static_cast<double>(s.replay.em_size), 0, false, kInf, false);
+  range("replay.sb_size", static_cast<double>(s.replay.sb_size), 1, false, kInf, false);
+  range("replay.swap_ratio", s.replay.swap_ratio, 0, false, 1, false);
+  range("replay.swap_period", static_cast<double>(s.replay.swap_period), 1, false, kInf, false);
+  range("replay.storage_budget_mb", s.replay.storage_budget_mb, 0, true, kInf, false);
+  const auto& sp = s.sparcl;
+  range("sparcl.sparsity", sp.sparsity, 0, false, 1, true);
+  range("sparcl.tdm_lambda", sp.tdm_lambda, 0, false, kInf, false);
+  range("sparcl.tdm_update_every", sp.tdm_update_every, 0, true, 1, false);
+  range("sparcl.tdm_swap", sp.tdm_swap, 0, false, 1, true);
+  range("sparcl.tdm_freeze_after", sp.tdm_freeze_after, 0, true, 1, false);
+  range("sparcl.ddr_fraction", sp.ddr_fraction, 0, false, 1, true);
+  for (double f : sp.ddr_steps) {
+    if (!(f > 0.0 && f < 1.0)) {
+      p->push_back("sparcl.ddr_steps: expected fractions of a task's epochs in (0, 1)");
+      break;
+    }
+  }
+  range("sparcl.dgm_ratio", sp.dgm_ratio, 0, false, 1, true);
+  range("sparcl.dgm_period", static_cast<double>(sp.dgm_period), 1, false, kInf, false);
+  range("checkpoint_every", static_cast<double>(s.checkpoint_every), 0, false, kInf, false);
+  range("keep_checkpoints", static_cast<double>(s.keep_checkpoints), 1, false, kInf, false);
+  range("step_event_every", static_cast<double>(s.step_event_every), 0, false, kInf, false);
+  range("resources_every_s", s.resources_every_s, 0, true, kInf, false);
+  range("subset_fraction", s.subset_fraction, 0, true, 1, false);
+  if (s.tasks.empty()) p->push_back("tasks: expected at least one task index");
+  std::set<int64_t> distinct(s.tasks.begin(), s.tasks.end());
+  bool negative = false;
+  for (int64_t t : s.tasks) negative |= t < 0;
+  if (negative || distinct.size() != s.tasks.size()) p->push_back("tasks: expected distinct task indices >= 0");
 }
 
 }  // namespace
@@ -188,8 +191,10 @@ Result<SessionSpec> parse_session_spec(const std::string& text, const std::strin
   });
   b.table("sparcl", [&](Binder& t) {
     auto& sp = s.sparcl;
-    t.boolean("tdm", &sp.tdm);
+    t.boolean("enabled", &sp.enabled);
     t.number("sparsity", &sp.sparsity);
+    t.boolean("structured", &sp.structured);
+    t.boolean("tdm", &sp.tdm);
     t.number("tdm_lambda", &sp.tdm_lambda);
     t.number("tdm_update_every", &sp.tdm_update_every);
     t.number("tdm_swap", &sp.tdm_swap);
@@ -208,12 +213,11 @@ Result<SessionSpec> parse_session_spec(const std::string& text, const std::strin
   b.number("resources_every_s", &s.resources_every_s);
   b.number("subset_fraction", &s.subset_fraction);
   b.string("meminfo_path", &s.meminfo_path);
-  b.integer("eval_batch", &s.eval_batch);
   b.boolean("trace", &s.trace);
   b.finish();
-  if (seed < 0) problems.push_back("seed: expected a non-negative integer < 2^63, got " + std::to_string(seed));
+  if (seed < 0) problems.push_back("seed: expected a value >= 0 and < 2^63, got " + std::to_string(seed));
   s.seed = static_cast<uint64_t>(seed);
-  if (problems.empty()) validate(s, &problems);
+  validate(s, &problems);
   if (!problems.empty()) {
     std::string msg = where + ": ";
     for (size_t i = 0; i < problems.size(); ++i) msg += (i ? "; " : "") + problems[i];

@@ -1,7 +1,8 @@
 /*
- * session.json (docs/semantics.md section 10, android_harness/device/session_spec.py): what one
- * device session runs. Read-only after the host wrote it. Unknown keys and bad values are an
- * error naming every offending key at once, before anything runs.
+ * session.json (docs/semantics.md section 10; android_harness/device/session_spec.py and the
+ * tables of spec_tables.py, with their defaults and ranges): what one device session runs.
+ * Read-only after the host wrote it. Unknown keys and bad values are one error naming every
+ * offending key, before anything runs.
  */
 #pragma once
 
@@ -15,8 +16,8 @@ namespace edgecl {
 
 /// The CL recipe (`train` table).
 struct TrainConfig {
-  std::string method = "derpp";  // finetune | er | derpp
-  int64_t epochs = 1;
+  std::string method = "derpp";  // finetune | er | derpp | joint
+  int64_t epochs = 5;
   int64_t batch_size = 32;
   double lr = 0.03;
   double alpha = 0.1;
@@ -33,20 +34,26 @@ struct ReplayConfig {
   double storage_budget_mb = 256.0;
 };
 
-/// SparCL (`sparcl` table).
+/// SparCL (`sparcl` table): each part runs when `enabled` and its own flag are true.
 struct SparclConfig {
-  bool tdm = false;
+  bool enabled = false;
   double sparsity = 0.75;
+  bool structured = false;  // TDM units are output channels
+  bool tdm = true;
   double tdm_lambda = 0.5;
   double tdm_update_every = 0.1;
   double tdm_swap = 0.01;
   double tdm_freeze_after = 0.9;
-  bool ddr = false;
+  bool ddr = true;
   double ddr_fraction = 0.3;
   std::vector<double> ddr_steps = {0.1, 0.2, 0.3, 0.4};
-  bool dgm = false;
+  bool dgm = true;
   double dgm_ratio = 0.2;
   int64_t dgm_period = 30;
+
+  bool tdm_on() const { return enabled && tdm; }
+  bool ddr_on() const { return enabled && ddr && ddr_fraction > 0.0; }
+  bool dgm_on() const { return enabled && dgm; }
 };
 
 /// One session (paths are relative to the storage root unless absolute).
@@ -68,7 +75,6 @@ struct SessionSpec {
   double resources_every_s = 5.0;
   double subset_fraction = 1.0;
   std::string meminfo_path = "/proc/meminfo";
-  int64_t eval_batch = 256;
   bool trace = false;
 
   /// `path` resolved against the storage root.

@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "fileio.h"
+#include "json_io.h"
 #include "npy.h"
 #include "session.h"
 
@@ -73,10 +74,12 @@ Error Session::setup() {
     norm_momentum_.push_back(static_cast<float>(m == man.norm_momentum.end() ? 0.1 : m->second));
   }
   const auto& opt = man.optimizer;
-  if (spec_.sparcl.dgm && (opt.name != "sgd" || opt.momentum != 0.0 || opt.weight_decay != 0.0)) {
-    return invalid(join_path(dir_, "session.json") + ": sparcl.dgm is defined for plain SGD only; " + mpath +
-                   " trains with " + opt.name + " (momentum " + std::to_string(opt.momentum) + ", weight_decay " +
-                   std::to_string(opt.weight_decay) + ")");
+  if (spec_.sparcl.dgm_on() && (opt.name != "sgd" || opt.momentum != 0.0 || opt.weight_decay != 0.0)) {
+    return invalid(join_path(dir_, "session.json") + " sparcl.dgm: gradient masking is defined for plain SGD only "
+                   "(a masked weight must not move in that step); the export " + mpath + " trains with " + opt.name +
+                   ", momentum " + to_json_text(Json(opt.momentum), JsonStyle::kPython) + ", weight_decay " +
+                   to_json_text(Json(opt.weight_decay), JsonStyle::kPython) +
+                   " (set sparcl.dgm = false or export with sgd without momentum and weight decay)");
   }
   std::vector<size_t> sizes;
   for (const auto& p : prog_->params()) sizes.push_back(p.numel);
@@ -84,7 +87,7 @@ Error Session::setup() {
   if (!o.ok()) return o.error().with_context(mpath);
   opt_.emplace(std::move(o.get()));
   weights_ = {spec_.train.method, spec_.train.alpha, spec_.train.beta, spec_.train.current_task_logits_only};
-  use_em_ = spec_.train.method == "er" || spec_.train.method == "derpp";
+  replay_ = spec_.train.method == "er" || spec_.train.method == "derpp";
   const int64_t n_logits = spec_.train.method == "derpp" ? classes_ : 0;
   sb_ = StreamBuffer(numel_, n_logits);
   em_ = EpisodicMemory(numel_, n_logits);
@@ -111,23 +114,33 @@ Error Session::open_store() {
 Error Session::restore() {
   const std::string own = latest_checkpoint(ckpt_dir_);
   const std::string path = !own.empty() ? own : spec_.resume_from.empty() ? "" : spec_.resolve(root_, spec_.resume_from);
-  if (path.empty()) return Error();
+  if (path.empty()) return trace_->reset_to(0);
   auto state = read_checkpoint_state(path);
   if (!state.ok()) return state.error();
-  if (own.empty() && !state->task_finished) {
-    return invalid("resume_from " + path + ": checkpoint is mid-task; a new session starts from a task end");
+  const CheckpointState& saved = *state;
+  if (saved.runtime != "executorch") {
+    return invalid(path + ": written by the " + saved.runtime + " runtime, this program runs executorch");
   }
-  if (state->runtime != "executorch") {
-    return invalid(path + ": saved by the " + state->runtime + " runtime, this runner is executorch");
+  if (own.empty() && !saved.task_finished) {
+    return invalid(path + ": resume_from must be a checkpoint at a task end (this one is mid-task)");
   }
   auto arrays = read_checkpoint_arrays(path);
   if (!arrays.ok()) return arrays.error();
-  st_ = state.get();
-  if (own.empty()) st_.evals = OrderedJson::array();
-  if (spec_.kind == "task") EDGECL_RETURN_IF_ERROR(storage_->truncate_to(st_.storage_position));
-  EDGECL_RETURN_IF_ERROR(load_arrays(*arrays, !own.empty()).with_context(path));
+  if (spec_.kind == "task") EDGECL_RETURN_IF_ERROR(storage_->truncate_to(saved.storage_position));
+  own_resume_ = !own.empty();
+  // A hand-over (resume_from) takes the model, optimizer, masks, g_prev and the iteration; the
+  // session then trains its tasks from their start. The session's own checkpoint continues.
+  st_.iteration = saved.iteration;
+  st_.task = saved.task;
+  st_.task_finished = saved.task_finished;
+  st_.opt_step = saved.opt_step;
+  st_.has_grad_prev = saved.has_grad_prev;
+  if (own_resume_) {
+    st_ = saved;
+  }
+  EDGECL_RETURN_IF_ERROR(load_arrays(*arrays, own_resume_).with_context(path));
   resumed_from_ = path;
-  return Error();
+  return trace_->reset_to(own_resume_ ? saved.trace_bytes : 0);
 }
 
 Error Session::load_arrays(const ArrayMap& arrays, bool own) {
@@ -172,6 +185,7 @@ Error Session::load_arrays(const ArrayMap& arrays, bool own) {
     restored_grad_prev_.emplace_back(params[mask_param_[l]].numel);
     EDGECL_RETURN_IF_ERROR(into("grad_prev." + sig.mask_names[l], restored_grad_prev_[l].data(), restored_grad_prev_[l].size()));
   }
+  if (!own) return Error();
   dgm_.clear();
   dgm_.steps_since_refresh = st_.dgm_steps_since_refresh;
   if (st_.dgm_has_masks) {
@@ -181,14 +195,26 @@ Error Session::load_arrays(const ArrayMap& arrays, bool own) {
       EDGECL_RETURN_IF_ERROR(into("gmask." + sig.mask_names[l], dgm_.masks[l].data(), dgm_.masks[l].size()));
     }
   }
-  if (!own) return Error();
-  // Mid-task state: SB rows and logits (inputs are re-read from the shard), DDR, EM references.
+  if (st_.task_finished) return Error();
+  // Mid-task: SB and EM rebuilt (SB from its streams, checked against sb_rows; EM from em_refs).
+  auto refs = get("em_refs");
+  if (!refs.ok()) return refs.error();
+  std::vector<int64_t> flat;
+  EDGECL_RETURN_IF_ERROR(npy_to_i64(**refs, -1, "arrays/em_refs.npy", &flat));
+  std::vector<RecordRef> pairs;
+  for (size_t i = 0; i + 1 < flat.size(); i += 2) pairs.emplace_back(flat[i], flat[i + 1]);
+  EDGECL_RETURN_IF_ERROR(build_task(st_.task, &pairs));
   auto rows = get("sb_rows");
   if (!rows.ok()) return rows.error();
-  EDGECL_RETURN_IF_ERROR(npy_to_i64(**rows, -1, "arrays/sb_rows.npy", &sb_.rows));
-  const auto n_sb = static_cast<int64_t>(sb_.rows.size());
-  sb_.data.resize(n_sb);
+  std::vector<int64_t> saved_rows;
+  EDGECL_RETURN_IF_ERROR(npy_to_i64(**rows, -1, "arrays/sb_rows.npy", &saved_rows));
+  if (saved_rows != sb_.rows) {
+    return Error(ErrorCode::InvalidExternalData, "its stream buffer rows differ from the ones this session draws "
+                                                 "(another seed, sb_size or subset?)");
+  }
+  const int64_t n_sb = sb_.size();
   if (sb_.data.n_logits > 0) EDGECL_RETURN_IF_ERROR(into("sb_logits", sb_.data.logits.data(), sb_.data.logits.size()));
+  if (!spec_.sparcl.ddr_on()) return Error();
   for (auto [key, dst] : {std::pair<const char*, std::vector<uint8_t>*>{"ddr_removed", &ddr_.removed},
                           {"ddr_ever_correct", &ddr_.ever_correct}, {"ddr_last_correct", &ddr_.last_correct},
                           {"ddr_seen", &ddr_.seen}}) {
@@ -198,14 +224,7 @@ Error Session::load_arrays(const ArrayMap& arrays, bool own) {
   }
   auto events = get("ddr_events");
   if (!events.ok()) return events.error();
-  EDGECL_RETURN_IF_ERROR(npy_to_i64(**events, n_sb, "arrays/ddr_events.npy", &ddr_.events));
-  auto refs = get("em_refs");
-  if (!refs.ok()) return refs.error();
-  std::vector<int64_t> flat;
-  EDGECL_RETURN_IF_ERROR(npy_to_i64(**refs, -1, "arrays/em_refs.npy", &flat));
-  std::vector<RecordRef> pairs;
-  for (size_t i = 0; i + 1 < flat.size(); i += 2) pairs.emplace_back(flat[i], flat[i + 1]);
-  return load_em(*storage_, pairs, &em_);
+  return npy_to_i64(**events, n_sb, "arrays/ddr_events.npy", &ddr_.events);
 }
 
 ArrayMap Session::checkpoint_arrays() const {
@@ -243,11 +262,13 @@ ArrayMap Session::checkpoint_arrays() const {
   const int64_t n_sb = sb_.size();
   a["sb_rows"] = npy_i64({n_sb}, sb_.rows.data());
   if (sb_.data.n_logits > 0) a["sb_logits"] = npy_f32({n_sb, sb_.data.n_logits}, sb_.data.logits.data());
-  a["ddr_removed"] = npy_u8({n_sb}, ddr_.removed.data());
-  a["ddr_ever_correct"] = npy_u8({n_sb}, ddr_.ever_correct.data());
-  a["ddr_last_correct"] = npy_u8({n_sb}, ddr_.last_correct.data());
-  a["ddr_seen"] = npy_u8({n_sb}, ddr_.seen.data());
-  a["ddr_events"] = npy_i64({n_sb}, ddr_.events.data());
+  if (spec_.sparcl.ddr_on()) {
+    a["ddr_removed"] = npy_u8({n_sb}, ddr_.removed.data());
+    a["ddr_ever_correct"] = npy_u8({n_sb}, ddr_.ever_correct.data());
+    a["ddr_last_correct"] = npy_u8({n_sb}, ddr_.last_correct.data());
+    a["ddr_seen"] = npy_u8({n_sb}, ddr_.seen.data());
+    a["ddr_events"] = npy_i64({n_sb}, ddr_.events.data());
+  }
   return a;
 }
 
@@ -260,6 +281,7 @@ Error Session::write_checkpoint_now() {
   st_.dgm_has_masks = dgm_.has_masks;
   st_.has_grad_prev = has_grad_prev_;
   st_.opt_step = opt_->step_count();
+  st_.trace_bytes = trace_->size();
   auto path = write_checkpoint(ckpt_dir_, st_, checkpoint_arrays(), spec_.keep_checkpoints);
   if (!path.ok()) return path.error();
   OrderedJson ev = OrderedJson::object();

@@ -1,6 +1,7 @@
 #include "trace.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -40,6 +41,22 @@ Error Trace::write(const OrderedJson& line) {
   if (fd_ < 0) return Error();
   const std::string text = to_json_text(line, JsonStyle::kCompact) + "\n";
   if (::write(fd_, text.data(), text.size()) != static_cast<ssize_t>(text.size())) return errno_error(path_, "write");
+  return Error();
+}
+
+}  // namespace edgecl
+
+namespace edgecl {
+
+int64_t Trace::size() const {
+  struct stat st;
+  if (fd_ < 0 || ::fstat(fd_, &st) != 0) return 0;
+  return static_cast<int64_t>(st.st_size);
+}
+
+Error Trace::reset_to(int64_t bytes) {
+  if (fd_ < 0 || size() <= bytes) return Error();
+  if (::ftruncate(fd_, static_cast<off_t>(bytes)) != 0) return errno_error(path_, "truncate");
   return Error();
 }
 

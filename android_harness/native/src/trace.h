@@ -1,9 +1,10 @@
 /*
  * trace.jsonl (docs/semantics.md section 11), the conformance record: with "trace": true the
  * runner appends one JSON object a line for every EM build, DDR removal, TDM update, DGM refresh,
- * step (sample ids and the loss's float32 bits) and planned swap, and every evaluation. Masks
- * appear as the FNV-1a 64 hash of their float32 bytes. Two runners conform when their traces are
- * equal line for line.
+ * step (sample ids and the loss's float32 bits) and planned swap, and every evaluation (correct
+ * counts). Masks appear as the FNV-1a 64 hash of their float32 bytes. Lines are compact JSON with
+ * the keys in the page's order. Two runners conform when their traces are equal line for line; a
+ * checkpoint records the trace's length and a resume cuts the file back to it.
  */
 #pragma once
 
@@ -33,6 +34,10 @@ class Trace final {
   bool enabled() const { return fd_ >= 0; }
   /// Append `line` (an object) as one compact JSON line (no-op when disabled).
   Error write(const OrderedJson& line);
+  /// The file's length in bytes (0 when disabled): what a checkpoint records as trace_bytes.
+  int64_t size() const;
+  /// Cut the file back to `bytes` (a resumed session continues where its checkpoint was taken).
+  Error reset_to(int64_t bytes);
 
  private:
   Trace(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
