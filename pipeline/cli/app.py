@@ -26,6 +26,7 @@ _CLI_MODULES = (
     "pipeline.cli.power_cmds",
     "pipeline.cli.demo_cmd",
     "pipeline.cli.tune_cmd",
+    "pipeline.cli.runner_cmds",
 )
 
 

@@ -167,6 +167,29 @@ inline void dtype_specialized_elementwise_fn_impl(
   }
 #endif // ET_USE_PYTORCH_HEADERS
 
+  // edgecl: when no input is broadcast, contiguous tensors are walked in index order without the
+  // broadcast index iterator: the same compute_fun on the same elements, in a plain loop.
+  if constexpr (!support_noncontiguous_tensors) {
+    const bool any_is_broadcasted =
+        !(torch::executor::internal::sizes_match_ignoring_leading_1s(
+              inputs.first->sizes(), out.sizes()) &&
+          ...);
+    if (!any_is_broadcasted) {
+      const std::array<const CTYPE_COMPUTE*, kNumInputs> inputs_data_ptrs = {
+          inputs.first->template const_data_ptr<CTYPE_COMPUTE>()...};
+      CTYPE_OUT* const data_out = out.mutable_data_ptr<CTYPE_OUT>();
+      const auto numel = out.numel();
+      for (ssize_t i = 0; i < numel; ++i) {
+        std::array<CTYPE_COMPUTE, kNumInputs> loaded_inputs{};
+        for (const auto idx : c10::irange(kNumInputs)) {
+          loaded_inputs[idx] = inputs_data_ptrs[idx][i];
+        }
+        data_out[i] = std::apply(compute_fun, loaded_inputs);
+      }
+      return;
+    }
+  }
+
   ::executorch::extension::parallel_for(
       0,
       out.numel(),
