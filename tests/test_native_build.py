@@ -178,3 +178,35 @@ def test_cli_build_and_path(runner, monkeypatch, capsys) -> None:
     assert code in (0, None) and out.strip() == str(binary)
     code, _, err = _cli(monkeypatch, capsys, "runner", "path", "--abi", "mips")
     assert code == 2 and "--abi: 'mips'" in err
+
+
+def test_load_errors_name_the_file(runner, trained, tmp_path) -> None:
+    abi, binary = runner
+    kind, _, folder, _ = trained
+
+    def broken(name: str, change) -> str:
+        copy = tmp_path / name
+        shutil.copytree(folder, copy)
+        change(copy)
+        out = run(abi, binary, "bench-step", str(copy), "--steps", "1")
+        assert out.returncode == 1 and "Traceback" not in out.stderr
+        return out.stderr
+
+    def compress(d: Path) -> None:
+        with np.load(d / "initial_state.npz") as z:
+            arrays = dict(z.items())
+        np.savez_compressed(d / "initial_state.npz", **arrays)
+
+    def truncate(d: Path) -> None:
+        data = (d / "training.pte").read_bytes()
+        (d / "training.pte").write_bytes(data[: len(data) // 3])
+
+    def reorder(d: Path) -> None:
+        manifest = json.loads((d / "manifest.json").read_text())
+        manifest["signature"]["parameter_names"].reverse()
+        (d / "manifest.json").write_text(json.dumps(manifest))
+
+    err = broken("compressed", compress)
+    assert "initial_state.npz" in err and "compressed entry" in err
+    assert "training.pte" in broken("truncated", truncate)
+    assert "differ from the signature's" in broken("reordered", reorder)
