@@ -1,12 +1,11 @@
-// The session loop of docs/semantics.md sections 3-6. See runner.h and session.h.
+// The session loop (docs/semantics.md sections 3, 5, 7, 8): the result, tasks, task starts,
+// epochs and their TDM/DDR events. Steps are session_step.cpp, task ends session_end.cpp.
 #include "runner.h"
 
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <set>
 
 #include "fileio.h"
 #include "resources.h"
@@ -18,21 +17,6 @@ namespace {
 double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 OrderedJson obj() { return OrderedJson::object(); }
-
-/// Test rows whose argmax over `allowed` (ascending, ties to the lowest class) equals the label.
-int64_t correct_count(const std::vector<float>& logits, const std::vector<int64_t>& y, int64_t classes,
-                      const std::vector<int64_t>& allowed) {
-  int64_t correct = 0;
-  for (size_t i = 0; i < y.size(); ++i) {
-    const float* row = logits.data() + i * classes;
-    int64_t best = allowed.front();
-    for (int64_t c : allowed) {
-      if (row[c] > row[best]) best = c;
-    }
-    correct += best == y[i] ? 1 : 0;
-  }
-  return correct;
-}
 
 }  // namespace
 
@@ -231,19 +215,21 @@ Error Session::train_task(int64_t task) {
     if (st_.batch == 0) EDGECL_RETURN_IF_ERROR(epoch_start(task, st_.epoch));
     const EpochOrder order = epoch_order(spec_.seed, task, st_.epoch, ddr_.removed, em_.size(), replay_, batch_);
     const int64_t steps = order.steps(), pool = static_cast<int64_t>(order.perm.size());
+    if (steps == 0) EDGECL_RETURN_IF_ERROR(end_epoch(task, 0, t0));  // an empty pool: an epoch of zero steps
     for (int64_t k = st_.batch; k < steps; ++k) {
       EDGECL_RETURN_IF_ERROR(step(task, order, k));
       st_.batch = k + 1;
+      if (st_.batch == steps) EDGECL_RETURN_IF_ERROR(end_epoch(task, pool, t0));
+      // Between steps: resources, then a checkpoint when due (not at the task's last step: the
+      // task end writes one) or when cancelled.
       const double now = monotonic_seconds();
       if (now - last_resources_ >= spec_.resources_every_s) {
         last_resources_ = now;
         EDGECL_RETURN_IF_ERROR(emit("resources", probe_resources(spec_.meminfo_path, {dir_, storage_->root()})));
       }
-      const bool last_of_task = st_.epoch == spec_.train.epochs - 1 && st_.batch == steps;
+      const bool last_of_task = st_.epoch == spec_.train.epochs;
       const bool stop = cancel_now();
-      const bool due = spec_.checkpoint_every > 0 && st_.iteration % spec_.checkpoint_every == 0 && !last_of_task;
-      if (stop || due) {
-        if (st_.batch == steps) EDGECL_RETURN_IF_ERROR(end_epoch(task, pool, t0));
+      if (stop || (spec_.checkpoint_every > 0 && st_.iteration % spec_.checkpoint_every == 0 && !last_of_task)) {
         EDGECL_RETURN_IF_ERROR(write_checkpoint_now());
         if (stop) {
           was_cancelled_ = true;
@@ -251,7 +237,6 @@ Error Session::train_task(int64_t task) {
         }
       }
     }
-    if (st_.batch == steps) EDGECL_RETURN_IF_ERROR(end_epoch(task, pool, t0));
   }
   EDGECL_RETURN_IF_ERROR(apply_swap());
   return emit("phase_end", ph);
@@ -316,130 +301,6 @@ Error Session::tdm_update(int64_t task, int64_t epoch, const TdmEvent& ev) {
   return trace_->write(line);
 }
 
-Error Session::apply_swap() {
-  if (!swap_) return Error();
-  auto n = swap_->apply(&em_, &swap_seconds_);
-  if (!n.ok()) return n.error();
-  swapped_ += *n;
-  return Error();
-}
-
-Error Session::step(int64_t task, const EpochOrder& order, int64_t k) {
-  EDGECL_RETURN_IF_ERROR(apply_swap());
-  const std::vector<int64_t> entries = order.step_entries(k);
-  StepBatch b(batch_, numel_, classes_);
-  fill_step(entries, sb_, em_, task_classes_, weights_, &b);
-  std::vector<InputTensor> inputs = {
-      {b.x.data(), DType::Float32, b.x.size()},           {b.y.data(), DType::Int64, b.y.size()},
-      {b.logit_mask.data(), DType::Float32, b.logit_mask.size()}, {b.ce_weight.data(), DType::Float32, b.ce_weight.size()},
-      {b.target.data(), DType::Float32, b.target.size()}, {b.mse_weight.data(), DType::Float32, b.mse_weight.size()}};
-  for (const auto& m : prog_->masks()) inputs.push_back({m.data, DType::Float32, m.numel});
-  EDGECL_RETURN_IF_ERROR(prog_->forward_backward(inputs));
-  const float loss = prog_->loss();
-  const ConstTensorRef logits = prog_->output(1);
-  const auto& grads = prog_->grads();
-  std::vector<const float*> grad_masks(prog_->params().size(), nullptr);
-  if (spec_.sparcl.dgm_on()) {
-    if (dgm_.due(spec_.sparcl.dgm_period)) {
-      dgm_.masks.clear();
-      OrderedJson hashes = obj();
-      for (size_t l = 0; l < mask_param_.size(); ++l) {
-        const auto& m = prog_->masks()[l];
-        dgm_.masks.push_back(dgm_layer_mask(grads[mask_param_[l]].data, std::vector<float>(m.data, m.data + m.numel),
-                                            spec_.sparcl.dgm_ratio));
-        hashes[prog_->signature().mask_names[l]] = mask_hash(dgm_.masks[l].data(), dgm_.masks[l].size());
-      }
-      dgm_.has_masks = true;
-      dgm_.steps_since_refresh = 0;
-      OrderedJson line = obj();
-      line["k"] = "dgm";
-      line["task"] = task;
-      line["step"] = st_.task_step;
-      line["masks"] = hashes;
-      EDGECL_RETURN_IF_ERROR(trace_->write(line));
-    }
-    for (size_t l = 0; l < mask_param_.size(); ++l) grad_masks[mask_param_[l]] = dgm_.masks[l].data();
-  }
-  has_grad_prev_ = true;  // g_prev is now this step's raw gradient, held by the program
-  restored_grad_prev_.clear();
-  opt_->step(prog_->params(), grads, grad_masks, spec_.train.lr);
-  for (size_t i = 0; i < norm_buffers_.size(); ++i) {
-    const float m = norm_momentum_[i], keep = 1.0f - m;
-    for (int j = 0; j < 2; ++j) {
-      const auto& buf = prog_->buffers()[j == 0 ? norm_buffers_[i].first : norm_buffers_[i].second];
-      const ConstTensorRef stat = prog_->output(2 + 2 * i + j);
-      for (size_t e = 0; e < buf.numel; ++e) buf.data[e] = keep * buf.data[e] + m * stat.data[e];
-    }
-  }
-  const int64_t n_sb = sb_.size();
-  for (int64_t i = 0; i < batch_; ++i) {
-    const int64_t e = entries[i];
-    if (e >= n_sb) continue;
-    const float* row = logits.data + i * classes_;
-    if (spec_.sparcl.ddr_on()) ddr_.observe(e, masked_argmax(row, b.logit_mask.data() + i * classes_, classes_) == b.y[i]);
-    if (sb_.data.n_logits > 0) std::copy(row, row + classes_, sb_.data.logits_row(e));
-  }
-  OrderedJson line = obj();
-  line["k"] = "step";
-  line["task"] = task;
-  line["epoch"] = st_.epoch;
-  line["step"] = st_.task_step;
-  line["ids"] = b.ids;
-  line["loss"] = float_bits(loss);
-  EDGECL_RETURN_IF_ERROR(trace_->write(line));
-  EDGECL_RETURN_IF_ERROR(plan_swap(task, entries));
-  st_.epoch_loss_sum += static_cast<double>(loss);
-  st_.epoch_loss_n += 1;
-  st_.task_step += 1;
-  st_.iteration += 1;
-  if (spec_.sparcl.dgm_on()) dgm_.steps_since_refresh += 1;
-  if (spec_.step_event_every > 0 && st_.iteration % spec_.step_event_every == 0) {
-    OrderedJson ev = obj();
-    ev["task"] = task;
-    ev["step"] = st_.iteration;
-    ev["loss"] = round_digits(static_cast<double>(loss), 6);
-    EDGECL_RETURN_IF_ERROR(emit("step", ev));
-  }
-  return Error();
-}
-
-Error Session::plan_swap(int64_t task, const std::vector<int64_t>& entries) {
-  const double ratio = spec_.replay.swap_ratio;
-  if (!replay_ || ratio <= 0.0 || storage_->size() == 0 || st_.task_step % spec_.replay.swap_period != 0) {
-    return Error();
-  }
-  std::set<int64_t> distinct;
-  for (int64_t e : entries) {
-    if (e >= sb_.size()) distinct.insert(e - sb_.size());
-  }
-  const std::vector<int64_t> u(distinct.begin(), distinct.end());
-  const auto c = static_cast<int64_t>(u.size());
-  const int64_t n = std::min<int64_t>(c, static_cast<int64_t>(std::ceil(ratio * static_cast<double>(c) - 1e-9)));
-  Stream rs(spec_.seed, Purpose::kSwap, static_cast<uint64_t>(task), static_cast<uint64_t>(st_.task_step));
-  if (n == 0) return Error();
-  std::vector<int64_t> chosen;
-  for (int64_t j : rs.sample(c, n)) chosen.push_back(u[j]);
-  std::sort(chosen.begin(), chosen.end());
-  std::vector<SwapChange> plan;
-  OrderedJson triples = OrderedJson::array();
-  for (int64_t s : chosen) {
-    const int64_t cls = em_.refs[s].first, n_cls = storage_->count(cls);
-    if (n_cls <= 0) continue;
-    const auto kk = static_cast<int64_t>(rs.below(static_cast<uint64_t>(n_cls)));
-    plan.push_back({s, {cls, kk}});
-    triples.push_back({s, cls, kk});
-  }
-  if (plan.empty()) return Error();
-  OrderedJson line = obj();
-  line["k"] = "swap";
-  line["task"] = task;
-  line["step"] = st_.task_step;
-  line["plan"] = triples;
-  EDGECL_RETURN_IF_ERROR(trace_->write(line));
-  swap_->submit(std::move(plan));
-  return Error();
-}
-
 Error Session::end_epoch(int64_t task, int64_t pool_size, double t0) {
   OrderedJson ev = obj();
   ev["task"] = task;
@@ -462,88 +323,6 @@ Error Session::end_epoch(int64_t task, int64_t pool_size, double t0) {
   st_.batch = 0;
   st_.epoch_loss_sum = 0.0;
   st_.epoch_loss_n = 0;
-  return Error();
-}
-
-Error Session::finish_task(int64_t task) {
-  EDGECL_RETURN_IF_ERROR(apply_swap());
-  if (spec_.kind == "task") {
-    phase_ = "storage";
-    std::vector<int64_t> ids, labels;
-    std::vector<float> x, logits;
-    const int64_t nl = sb_.data.n_logits;
-    for (int64_t r = 0; r < sb_.size(); ++r) {
-      if (ddr_.removed[r]) continue;
-      ids.push_back(sb_.data.ids[r]);
-      labels.push_back(sb_.data.y[r]);
-      x.insert(x.end(), sb_.data.x_row(r), sb_.data.x_row(r) + numel_);
-      if (nl > 0) logits.insert(logits.end(), sb_.data.logits_row(r), sb_.data.logits_row(r) + nl);
-    }
-    auto n = storage_->append(ids, x.data(), labels, nl > 0 ? logits.data() : nullptr);
-    if (!n.ok()) return n.error();
-    EDGECL_RETURN_IF_ERROR(storage_->commit());
-  }
-  EDGECL_RETURN_IF_ERROR(evaluate(task));
-  st_.task_finished = true;
-  OrderedJson ev = obj();
-  ev["task"] = task;
-  return emit("task_end", ev);
-}
-
-Error Session::evaluate(int64_t task) {
-  phase_ = "evaluation";
-  OrderedJson ph = obj();
-  ph["phase"] = "evaluation";
-  ph["task"] = task;
-  EDGECL_RETURN_IF_ERROR(emit("phase_start", ph));
-  const std::vector<int64_t> seen = index_.seen_tasks(task);
-  std::vector<int64_t> seen_classes;
-  for (int64_t t : seen) {
-    const auto& c = (*index_.entry(t))->classes;
-    seen_classes.insert(seen_classes.end(), c.begin(), c.end());
-  }
-  std::sort(seen_classes.begin(), seen_classes.end());
-  OrderedJson row = obj(), ci = obj(), ti = obj(), cn = obj(), tn = obj();
-  row["after_task"] = task;
-  for (int64_t t : seen) {
-    const TaskEntry& entry = **index_.entry(t);
-    if (!test_shards_.count(t)) {
-      auto shard = read_shard(entry.test_file);
-      if (!shard.ok()) return shard.error();
-      test_shards_.emplace(t, std::move(shard.get()));
-    }
-    const Shard& test = test_shards_.at(t);
-    std::vector<float> logits(static_cast<size_t>(test.count * classes_));
-    EDGECL_RETURN_IF_ERROR(prog_->eval(test.x.data(), static_cast<int>(test.count), logits.data()));
-    std::vector<int64_t> own = entry.classes;
-    std::sort(own.begin(), own.end());
-    const int64_t nc = correct_count(logits, test.y, classes_, seen_classes);
-    const int64_t nt = correct_count(logits, test.y, classes_, own);
-    const double n = static_cast<double>(std::max<int64_t>(test.count, 1));
-    const double c_il = 100.0 * static_cast<double>(nc) / n, t_il = 100.0 * static_cast<double>(nt) / n;
-    ci[std::to_string(t)] = c_il;
-    ti[std::to_string(t)] = t_il;
-    cn[std::to_string(t)] = nc;
-    tn[std::to_string(t)] = nt;
-    OrderedJson ev = obj();
-    ev["after_task"] = task;
-    ev["task"] = t;
-    ev["class_il"] = round_digits(c_il, 4);
-    ev["task_il"] = round_digits(t_il, 4);
-    ev["n"] = test.count;
-    EDGECL_RETURN_IF_ERROR(emit("eval", ev));
-  }
-  row["class_il"] = ci;
-  row["task_il"] = ti;
-  st_.evals.push_back(row);
-  OrderedJson line = obj();
-  line["k"] = "eval";
-  line["task"] = task;
-  line["class_il"] = cn;
-  line["task_il"] = tn;
-  EDGECL_RETURN_IF_ERROR(trace_->write(line));
-  EDGECL_RETURN_IF_ERROR(emit("phase_end", ph));
-  phase_ = "training";
   return Error();
 }
 

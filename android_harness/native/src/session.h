@@ -1,7 +1,8 @@
 /*
  * The state of one running session and the steps of docs/semantics.md on it. Internal to the
- * runner: runner.cpp drives tasks, epochs and steps (sections 3-6); session_state.cpp sets the
- * session up, restores it from a checkpoint and writes checkpoints (section 10).
+ * runner: runner.cpp drives tasks and epochs (sections 3, 5, 7, 8), session_step.cpp a step
+ * (section 4), session_end.cpp a task's end (section 6), session_state.cpp sets the session up,
+ * restores it from a checkpoint and writes checkpoints (section 10).
  */
 #pragma once
 
@@ -42,7 +43,7 @@ class Session final {
   Error open_store();
   std::string relative(const std::string& path) const;
 
-  // runner.cpp
+  // runner.cpp, session_step.cpp, session_end.cpp
   Error body();
   Error train_one(int64_t task, bool started);
   Error build_task(int64_t task, const std::vector<RecordRef>* refs);
