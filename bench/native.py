@@ -5,7 +5,7 @@ passes): the bare native step (``edgecl-runner bench-step``: forward_backward + 
 same program through the Python device backend (``train_step``), and eager PyTorch
 (``EagerReference.step``, ``torch.set_num_threads(1)``), each in its own process, alternating for
 ``--rounds`` rounds on this shared host; medians of the per-round medians. Also each process's peak
-RSS (``wait4``) and the stripped binary size per ABI. The native step uses fixed synthetic inputs
+RSS (GNU time) and the stripped binary size per ABI. The native step uses fixed synthetic inputs
 of the program's shapes; the others a DER++-shaped replay batch (the arithmetic per step is the same).
 
 Run: ``python bench/native.py [--models mlp,small_cnn,cnn1d,resnet18_reduced] [--rounds 3] [--steps 20]``
@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 MODELS = ("mlp", "small_cnn", "cnn1d", "resnet18_reduced")
 GOAL_VS_EAGER = "<= 1.2"
 WORKER_TIMEOUT_S = 1200
+TIME = "/usr/bin/time"  # GNU time (Debian package time), for the peak RSS of each runtime process
 PLACEHOLDERS = (  # filled by the runner-logic work once `edgecl-runner run` exists
     ("runner_step_vs_bare_forward_backward", "x", "<= 1.05"),
     ("session_start_s", "s", "<= 0.2"),
@@ -67,25 +68,23 @@ def worker(args: argparse.Namespace) -> None:
 
 
 def run_measured(cmd: list[str]) -> tuple[dict, float]:
-    """Run ``cmd``; its last JSON stdout line and its peak RSS in MB (getrusage of the child)."""
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, text=True, cwd=ROOT)
-        t0 = time.monotonic()
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() - t0 > WORKER_TIMEOUT_S:
-                proc.kill()
-                raise SystemExit(f"timed out: {shlex.join(cmd)}")
-            time.sleep(0.02)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        lines = [ln for ln in out.read().splitlines() if ln.startswith("{")]
+    """Run ``cmd``; its last JSON stdout line and its peak RSS in MB.
+
+    The peak comes from GNU time (``/usr/bin/time -f %M``), which forks the command from its own
+    small process: a child forked straight from this Python process would inherit its high-water
+    mark (Linux keeps ``ru_maxrss`` across exec), and every runtime would report this process's size.
+    """
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
+        try:
+            proc = subprocess.run([TIME, "-f", "%M", "-o", rss.name, *cmd], capture_output=True, text=True, cwd=ROOT,
+                                  timeout=WORKER_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            raise SystemExit(f"timed out after {WORKER_TIMEOUT_S} s: {shlex.join(cmd)}") from None
+        lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
         if proc.returncode or not lines:
-            raise SystemExit(f"failed ({proc.returncode}): {shlex.join(cmd)}\n{err.read()[-2000:]}")
-    return json.loads(lines[-1]), usage.ru_maxrss / 1024.0
+            raise SystemExit(f"failed ({proc.returncode}): {shlex.join(cmd)}\n{proc.stderr[-2000:]}")
+        peak_kb = float(Path(rss.name).read_text().split()[-1])
+    return json.loads(lines[-1]), peak_kb / 1024.0
 
 
 def python_worker(runtime: str, model: str, folder: Path, steps: int, warmup: int) -> list[str]:

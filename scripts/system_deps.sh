@@ -14,6 +14,7 @@ command -v g++ >/dev/null 2>&1 || need+=(g++)
 command -v aarch64-linux-gnu-g++ >/dev/null 2>&1 || need+=(g++-aarch64-linux-gnu)
 command -v aarch64-linux-gnu-strip >/dev/null 2>&1 || need+=(binutils-aarch64-linux-gnu)
 command -v qemu-aarch64-static >/dev/null 2>&1 || need+=(qemu-user-static)
+[ -x /usr/bin/time ] || need+=(time)  # GNU time: peak RSS in bench/native.py
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   if apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null; then
