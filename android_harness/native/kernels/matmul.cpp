@@ -1,0 +1,112 @@
+#include "matmul.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace edgecl {
+namespace kernels {
+namespace {
+
+// A tile of MR rows x NR columns of z lives in registers while k runs 0..n-1 in order: each
+// element is ((0 + x0*y0) + x1*y1) + ..., the portable kernel's order (no fused multiply-add:
+// -ffp-contract=off), so the tile's results are bit-identical to the naive loop's.
+constexpr int64_t MR = 4;
+constexpr int64_t NR = 8;
+typedef float vec8 __attribute__((vector_size(32)));
+
+inline vec8 load8(const float* p) {
+  vec8 v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+
+inline void store8(float* p, vec8 v) { std::memcpy(p, &v, sizeof(v)); }
+
+/// Rows [i, i + rows) x columns [j, j + 8) of z, rows <= MR.
+template <int64_t ROWS>
+inline void tile(float* z, const float* x, const float* y, int64_t i, int64_t j, int64_t n, int64_t p) {
+  vec8 acc[ROWS];
+  for (int64_t r = 0; r < ROWS; ++r) acc[r] = vec8{};
+  const float* xr[ROWS];
+  for (int64_t r = 0; r < ROWS; ++r) xr[r] = x + (i + r) * n;
+  for (int64_t k = 0; k < n; ++k) {
+    const vec8 yk = load8(y + k * p + j);
+    for (int64_t r = 0; r < ROWS; ++r) acc[r] += xr[r][k] * yk;
+  }
+  for (int64_t r = 0; r < ROWS; ++r) store8(z + (i + r) * p + j, acc[r]);
+}
+
+/// Rows [i, i + ROWS) x columns [j0, j0 + min(NR, p - j0)) from y's column block packed in
+/// `packed` [n, NR] (zero-padded past p); only the real columns are stored.
+template <int64_t ROWS>
+inline void tail_tile(float* z, const float* x, const float* packed, int64_t i, int64_t j0, int64_t n, int64_t p) {
+  vec8 acc[ROWS];
+  for (int64_t r = 0; r < ROWS; ++r) acc[r] = vec8{};
+  const float* xr[ROWS];
+  for (int64_t r = 0; r < ROWS; ++r) xr[r] = x + (i + r) * n;
+  for (int64_t k = 0; k < n; ++k) {
+    const vec8 yk = load8(packed + k * NR);
+    for (int64_t r = 0; r < ROWS; ++r) acc[r] += xr[r][k] * yk;
+  }
+  if (j0 + NR <= p) {
+    for (int64_t r = 0; r < ROWS; ++r) store8(z + (i + r) * p + j0, acc[r]);
+    return;
+  }
+  for (int64_t r = 0; r < ROWS; ++r) {
+    float out[NR];
+    store8(out, acc[r]);
+    std::memcpy(z + (i + r) * p + j0, out, sizeof(float) * (p - j0));
+  }
+}
+
+template <int64_t ROWS>
+inline void tile_any(bool tail, float* z, const float* x, const float* y, const float* packed, int64_t i, int64_t j,
+                     int64_t n, int64_t p) {
+  if (tail) {
+    tail_tile<ROWS>(z, x, packed, i, j, n, p);
+  } else {
+    tile<ROWS>(z, x, y, i, j, n, p);
+  }
+}
+
+}  // namespace
+
+#if defined(__x86_64__)
+// AVX2 where the CPU has it (same results: the element order is fixed and no FMA is emitted).
+__attribute__((target_clones("avx2", "default")))
+#endif
+void matmul_f32(float* ET_RESTRICT z, const float* ET_RESTRICT x, const float* ET_RESTRICT y, int64_t m, int64_t n,
+                int64_t p) {
+  const int64_t pv = p - p % NR;
+  // Column blocks of y are packed [n, NR] (contiguous, the tail zero-padded) when several row
+  // tiles reuse them: a row stride of y that is a multiple of 4 KiB would thrash the L1 sets.
+  const bool pack = m > MR;
+  thread_local std::vector<float> packed;
+  packed.resize(static_cast<size_t>(n * NR));
+  for (int64_t j = 0; j < p; j += NR) {
+    const bool tail = j >= pv;
+    if (tail || pack) {
+      const size_t cols = static_cast<size_t>(std::min<int64_t>(NR, p - j));
+      if (cols == NR) {
+        for (int64_t k = 0; k < n; ++k) store8(&packed[k * NR], load8(y + k * p + j));
+      } else {
+        for (int64_t k = 0; k < n; ++k) {
+          for (size_t c = 0; c < NR; ++c) packed[k * NR + c] = c < cols ? y[k * p + j + c] : 0.0f;
+        }
+      }
+    }
+    const bool from_packed = tail || pack;
+    int64_t i = 0;
+    for (; i + MR <= m; i += MR) tile_any<MR>(from_packed, z, x, y, packed.data(), i, j, n, p);
+    switch (m - i) {
+      case 3: tile_any<3>(from_packed, z, x, y, packed.data(), i, j, n, p); break;
+      case 2: tile_any<2>(from_packed, z, x, y, packed.data(), i, j, n, p); break;
+      case 1: tile_any<1>(from_packed, z, x, y, packed.data(), i, j, n, p); break;
+      default: break;
+    }
+  }
+}
+
+}  // namespace kernels
+}  // namespace edgecl

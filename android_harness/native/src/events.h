@@ -1,0 +1,45 @@
+/*
+ * events.jsonl (docs/contracts.md), written exactly as android_harness/device/events.py does:
+ * one compact JSON object a line, {"seq", "t", "type", ...fields}, `seq` 0, 1, 2, ... without gaps
+ * over the whole session (also across a resume), `t` CLOCK_MONOTONIC seconds (6 decimals). A line
+ * is one write() call; on open a torn last line is cut and the sequence continues from the last
+ * complete line. Important types fsync at once, the rest at most every `fsync_s` seconds.
+ */
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "json_io.h"
+#include "result.h"
+
+namespace edgecl {
+
+/// The device clock shared by events and the power sampler.
+double monotonic_seconds();
+
+class EventLog final {
+ public:
+  /// Open (or create) the log at `path`, recovering its sequence.
+  static Result<std::unique_ptr<EventLog>> open(const std::string& path, double fsync_s = 2.0);
+  ~EventLog();
+  EventLog(const EventLog&) = delete;
+  EventLog& operator=(const EventLog&) = delete;
+
+  /// Append one event; `fields` (an object) follow seq, t and type in their order.
+  Error emit(const std::string& type, const OrderedJson& fields);
+  /// fsync now.
+  Error sync();
+  int64_t next_seq() const { return next_seq_; }
+
+ private:
+  EventLog(std::string path, int fd, int64_t next_seq, double fsync_s);
+  std::string path_;
+  int fd_;
+  int64_t next_seq_;
+  double fsync_s_;
+  double synced_at_;
+};
+
+}  // namespace edgecl

@@ -1,0 +1,153 @@
+#include "json_io.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace edgecl {
+namespace {
+
+/// The digits and decimal exponent of `text` written as "d.ddde<exp>" by printf's %e.
+void split_e(const char* text, std::string* digits, int* exp) {
+  digits->clear();
+  const char* p = text;
+  for (; *p != 'e'; ++p) {
+    if (*p >= '0' && *p <= '9') digits->push_back(*p);
+  }
+  *exp = std::atoi(p + 1);
+}
+
+bool round_trips(const std::string& digits, int exp, double d) {
+  std::string t = digits.substr(0, 1) + "." + digits.substr(1) + "e" + std::to_string(exp);
+  return std::strtod(t.c_str(), nullptr) == std::fabs(d);
+}
+
+/// Python's repr of a finite double: the shortest digit string that reads back as `d` (the
+/// correctly rounded one, or its neighbour on the wider side of a power of two), laid out in fixed
+/// notation for decimal exponents -4..15 and as "d.ddde+XX" otherwise.
+std::string python_float_repr(double d) {
+  if (d == 0.0) return std::signbit(d) ? "-0.0" : "0.0";
+  std::string digits;
+  int exp = 0;
+  for (int p = 1; p <= 17; ++p) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*e", p - 1, std::fabs(d));
+    split_e(buf, &digits, &exp);
+    if (round_trips(digits, exp, d)) break;
+    std::string up = digits, down = digits;
+    int up_exp = exp, down_exp = exp;
+    int i = p - 1;
+    while (i >= 0 && up[i] == '9') up[i--] = '0';
+    if (i < 0) {
+      up = "1" + up.substr(0, p - 1);
+      ++up_exp;
+    } else {
+      ++up[i];
+    }
+    if (down == "1" + std::string(p - 1, '0')) {
+      down = std::string(p, '9');
+      --down_exp;
+    } else {
+      i = p - 1;
+      while (down[i] == '0') down[i--] = '9';
+      --down[i];
+    }
+    if (round_trips(up, up_exp, d)) {
+      digits = up, exp = up_exp;
+      break;
+    }
+    if (round_trips(down, down_exp, d)) {
+      digits = down, exp = down_exp;
+      break;
+    }
+  }
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  std::string out = d < 0 ? "-" : "";
+  const int n = static_cast<int>(digits.size()), decpt = exp + 1;
+  if (exp >= -4 && exp < 16) {
+    if (decpt <= 0) return out + "0." + std::string(static_cast<size_t>(-decpt), '0') + digits;
+    if (decpt >= n) return out + digits + std::string(static_cast<size_t>(decpt - n), '0') + ".0";
+    return out + digits.substr(0, static_cast<size_t>(decpt)) + "." + digits.substr(static_cast<size_t>(decpt));
+  }
+  char e[8];
+  std::snprintf(e, sizeof e, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+  return out + digits.substr(0, 1) + (n > 1 ? "." + digits.substr(1) : "") + e;
+}
+
+template <typename J>
+std::string scalar_text(const J& v) {
+  if (v.is_number_float()) {
+    const double d = v.template get<double>();
+    if (std::isnan(d)) return "NaN";
+    if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
+    return python_float_repr(d);
+  }
+  return v.dump(-1, ' ', /*ensure_ascii=*/true, J::error_handler_t::replace);
+}
+
+template <typename J>
+void write(const J& v, JsonStyle style, int depth, std::string& out) {
+  const bool indent = style == JsonStyle::kIndent1;
+  const char* item_sep = style == JsonStyle::kPython ? ", " : ",";
+  const char* key_sep = style == JsonStyle::kCompact ? ":" : ": ";
+  if (!v.is_object() && !v.is_array()) {
+    out += scalar_text(v);
+    return;
+  }
+  const bool obj = v.is_object();
+  out.push_back(obj ? '{' : '[');
+  if (v.empty()) {
+    out.push_back(obj ? '}' : ']');
+    return;
+  }
+  bool first = true;
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    if (!first) out += item_sep;
+    first = false;
+    if (indent) out += "\n" + std::string(static_cast<size_t>(depth + 1), ' ');
+    if (obj) {
+      out += scalar_text(J(it.key()));
+      out += key_sep;
+    }
+    write(it.value(), style, depth + 1, out);
+  }
+  if (indent) out += "\n" + std::string(static_cast<size_t>(depth), ' ');
+  out.push_back(obj ? '}' : ']');
+}
+
+template <typename J>
+Result<J> parse(const std::string& text, const std::string& where) {
+  J value = J::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (value.is_discarded()) return Error(ErrorCode::InvalidExternalData, where + ": not valid JSON");
+  return value;
+}
+
+}  // namespace
+
+Result<Json> parse_json_text(const std::string& text, const std::string& where) { return parse<Json>(text, where); }
+
+Result<OrderedJson> parse_ordered_json(const std::string& text, const std::string& where) {
+  return parse<OrderedJson>(text, where);
+}
+
+std::string to_json_text(const OrderedJson& value, JsonStyle style) {
+  std::string out;
+  write(value, style, 0, out);
+  return out;
+}
+
+std::string to_json_text(const Json& value, JsonStyle style) {
+  std::string out;
+  write(value, style, 0, out);
+  return out;
+}
+
+double round_digits(double x, int digits) {
+  if (!std::isfinite(x)) return x;
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, x);
+  return std::strtod(buf, nullptr);
+}
+
+}  // namespace edgecl

@@ -1,0 +1,273 @@
+/*
+ * edgecl-runner's command line:
+ *   run SESSION_DIR                        one session (docs/contracts.md); exit 0 ok, 3 cancelled, 1 error
+ *   serve QUEUE_DIR [IDLE_S]               the persistent runner of one storage root (server.h)
+ *   check                                  JSON: version, ABI, build flags, the registered operators
+ *   ops                                    the registered operators, one per line
+ *   bench-step MODEL_DIR [--steps N] [--warmup W]
+ *                                          JSON timings of forward_backward + float32 SGD steps
+ *   steps MODEL_DIR INPUTS.bin OUT_DIR [--lr LR]
+ *                                          train on recorded inputs; write losses, params, logits
+ * Errors: one line on stderr, exit code 1 (2 for a usage error).
+ */
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <executorch/runtime/kernel/operator_registry.h>
+#include <executorch/runtime/platform/runtime.h>
+#include <nlohmann/json.hpp>
+
+#include "edgecl_build_info.h"
+#include "program.h"
+#include "server.h"
+#include "sgd.h"
+
+namespace {
+
+using edgecl::DType;
+using edgecl::Error;
+using edgecl::ErrorCode;
+using edgecl::InputTensor;
+using edgecl::Program;
+using Clock = std::chrono::steady_clock;
+
+int fail(const Error& err) {
+  std::fprintf(stderr, "edgecl-runner: %s\n", err.message().c_str());
+  return 1;
+}
+
+int usage(const std::string& why) {
+  std::fprintf(stderr, "edgecl-runner: %s\nusage: edgecl-runner run SESSION_DIR | serve QUEUE_DIR [IDLE_S] | check | ops | bench-step MODEL_DIR [--steps N] "
+               "[--warmup W] | steps MODEL_DIR INPUTS.bin OUT_DIR [--lr LR]\n", why.c_str());
+  return 2;
+}
+
+std::vector<std::string> registered_operators() {
+  std::vector<std::string> names;
+  for (const auto& kernel : executorch::runtime::get_registered_kernels()) {
+    names.emplace_back(kernel.name_);
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+/// Value of `--name V` in args (removed from args), or `fallback`.
+std::string take_option(std::vector<std::string>* args, const std::string& name, const std::string& fallback) {
+  for (size_t i = 0; i + 1 < args->size(); ++i) {
+    if ((*args)[i] == name) {
+      std::string v = (*args)[i + 1];
+      args->erase(args->begin() + i, args->begin() + i + 2);
+      return v;
+    }
+  }
+  return fallback;
+}
+
+bool parse_int(const std::string& s, long* out) {
+  char* end = nullptr;
+  *out = std::strtol(s.c_str(), &end, 10);
+  return !s.empty() && *end == '\0';
+}
+
+int cmd_check() {
+  const auto ops = registered_operators();
+  nlohmann::json out = {
+      {"runner", "edgecl-runner"}, {"version", EDGECL_RUNNER_VERSION}, {"abi", EDGECL_ABI},
+      {"source_hash", EDGECL_SOURCE_HASH}, {"compiler", EDGECL_COMPILER}, {"cxxflags", EDGECL_CXXFLAGS},
+      {"operator_count", ops.size()}, {"operators", ops},
+  };
+  std::cout << out.dump() << "\n";
+  return 0;
+}
+
+int cmd_ops() {
+  for (const auto& name : registered_operators()) std::cout << name << "\n";
+  return 0;
+}
+
+/// Fixed inputs (x from a 32-bit LCG in [-1, 1), labels b % C, plain cross-entropy), the masks the
+/// program holds: the same work every run, so timings of one build and model compare.
+struct FixedBatch {
+  std::vector<float> x, logit_mask, ce_weight, target, mse_weight;
+  std::vector<int64_t> y;
+
+  explicit FixedBatch(const edgecl::Signature& sig) {
+    const size_t b = sig.batch_size, c = sig.num_classes;
+    x.resize(sig.inputs[0].numel());
+    uint32_t state = 12345u;
+    for (float& v : x) {
+      state = state * 1664525u + 1013904223u;
+      v = static_cast<float>(state >> 8) / 8388608.0f - 1.0f;
+    }
+    y.resize(b);
+    for (size_t i = 0; i < b; ++i) y[i] = static_cast<int64_t>(i % c);
+    logit_mask.assign(b * c, 1.0f);
+    ce_weight.assign(b, 1.0f / static_cast<float>(b));
+    target.assign(b * c, 0.0f);
+    mse_weight.assign(b, 0.0f);
+  }
+
+  std::vector<InputTensor> inputs(const Program& program) const {
+    std::vector<InputTensor> in = {
+        {x.data(), DType::Float32, x.size()}, {y.data(), DType::Int64, y.size()},
+        {logit_mask.data(), DType::Float32, logit_mask.size()}, {ce_weight.data(), DType::Float32, ce_weight.size()},
+        {target.data(), DType::Float32, target.size()}, {mse_weight.data(), DType::Float32, mse_weight.size()},
+    };
+    for (const auto& m : program.masks()) in.push_back({m.data, DType::Float32, m.numel});
+    return in;
+  }
+};
+
+int cmd_bench_step(std::vector<std::string> args) {
+  long steps = 0, warmup = 0;
+  if (!parse_int(take_option(&args, "--steps", "50"), &steps) || steps < 1 ||
+      !parse_int(take_option(&args, "--warmup", "5"), &warmup) || warmup < 0) {
+    return usage("bench-step: --steps must be >= 1 and --warmup >= 0");
+  }
+  if (args.size() != 1) return usage("bench-step takes one MODEL_DIR");
+  const auto t_load = Clock::now();
+  auto program = Program::load(args[0]);
+  if (!program.ok()) return fail(program.error());
+  const double load_ms = ms_since(t_load);
+  Program& p = *program.get();
+  const FixedBatch batch(p.signature());
+  const auto inputs = batch.inputs(p);
+  const float lr = static_cast<float>(p.manifest().optimizer.lr);
+  std::vector<double> step_ms, fb_ms;
+  for (long i = 0; i < warmup + steps; ++i) {
+    const auto t0 = Clock::now();
+    Error err = p.forward_backward(inputs);
+    if (!err.ok()) return fail(err);
+    const double fb = ms_since(t0);
+    edgecl::sgd_update(p.params(), p.grads(), lr);
+    if (i >= warmup) {
+      fb_ms.push_back(fb);
+      step_ms.push_back(ms_since(t0));
+    }
+  }
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+  };
+  double total = 0;
+  for (double v : step_ms) total += v;
+  nlohmann::json out = {
+      {"model_dir", args[0]}, {"abi", EDGECL_ABI}, {"steps", steps}, {"warmup", warmup}, {"load_ms", load_ms},
+      {"step_ms_median", median(step_ms)}, {"step_ms_mean", total / steps},
+      {"step_ms_min", *std::min_element(step_ms.begin(), step_ms.end())},
+      {"forward_backward_ms_median", median(fb_ms)}, {"final_loss", p.loss()},
+  };
+  std::cout << out.dump() << "\n";
+  return 0;
+}
+
+Error write_file(const std::string& path, const void* data, size_t n) {
+  const std::string tmp = path + ".tmp";
+  std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+  f.write(static_cast<const char*>(data), static_cast<std::streamsize>(n));
+  f.close();
+  if (!f || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return Error(ErrorCode::AccessFailed, path + ": cannot write");
+  }
+  return Error();
+}
+
+/// INPUTS.bin: K steps, each the signature's training inputs in order as raw little-endian bytes.
+/// Writes OUT_DIR/losses.f32 (K floats), params.f32 (final params, signature order, concatenated)
+/// and logits.f32 (eval logits of the first step's x after training).
+int cmd_steps(std::vector<std::string> args) {
+  const std::string lr_arg = take_option(&args, "--lr", "");
+  if (args.size() != 3) return usage("steps takes MODEL_DIR INPUTS.bin OUT_DIR");
+  auto program = Program::load(args[0]);
+  if (!program.ok()) return fail(program.error());
+  Program& p = *program.get();
+  const auto& specs = p.signature().inputs;
+  const auto& opt = p.manifest().optimizer;
+  if (opt.name != "sgd" || opt.momentum != 0.0 || opt.weight_decay != 0.0) {
+    return fail(Error(ErrorCode::NotSupported, args[0] + "/manifest.json: steps runs plain SGD only"));
+  }
+  const float lr = static_cast<float>(lr_arg.empty() ? opt.lr : std::strtod(lr_arg.c_str(), nullptr));
+  std::ifstream in(args[1], std::ios::binary);
+  if (!in) return fail(Error(ErrorCode::NotFound, args[1] + ": cannot open"));
+  const std::vector<char> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t step_bytes = 0;
+  for (const auto& s : specs) step_bytes += s.nbytes();
+  if (data.empty() || data.size() % step_bytes != 0) {
+    return fail(Error(ErrorCode::InvalidArgument, args[1] + ": " + std::to_string(data.size()) +
+                      " bytes, not a whole number of steps of " + std::to_string(step_bytes) + " bytes"));
+  }
+  const size_t k = data.size() / step_bytes;
+  std::vector<float> losses;
+  for (size_t step = 0; step < k; ++step) {
+    std::vector<InputTensor> inputs;
+    const char* at = data.data() + step * step_bytes;
+    for (const auto& s : specs) {
+      inputs.push_back({at, s.dtype, s.numel()});
+      at += s.nbytes();
+    }
+    Error err = p.forward_backward(inputs);
+    if (!err.ok()) return fail(err.with_context("step " + std::to_string(step)));
+    losses.push_back(p.loss());
+    edgecl::sgd_update(p.params(), p.grads(), lr);
+  }
+  std::vector<float> params;
+  for (const auto& t : p.params()) params.insert(params.end(), t.data, t.data + t.numel);
+  const int rows = static_cast<int>(p.signature().batch_size);
+  std::vector<float> logits(static_cast<size_t>(rows) * p.signature().num_classes);
+  std::vector<float> x0(specs[0].numel());
+  std::memcpy(x0.data(), data.data(), specs[0].nbytes());
+  Error err = p.eval(x0.data(), rows, logits.data());
+  if (!err.ok()) return fail(err);
+  const std::string out = args[2];
+  for (const auto& [name, vec] : {std::pair<const char*, const std::vector<float>*>{"losses.f32", &losses},
+                                  {"params.f32", &params}, {"logits.f32", &logits}}) {
+    Error w = write_file(out + "/" + name, vec->data(), vec->size() * sizeof(float));
+    if (!w.ok()) return fail(w);
+  }
+  std::cout << nlohmann::json({{"steps", k}, {"final_loss", losses.back()}}).dump() << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  executorch::runtime::runtime_init();
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) return usage("no command");
+  const std::string cmd = args[0];
+  args.erase(args.begin());
+  if (cmd == "run") {
+    if (args.size() != 1) return usage("run takes one SESSION_DIR");
+    return edgecl::run_one(args[0]);
+  }
+  if (cmd == "serve") {
+    char* end = nullptr;
+    const double idle = args.size() == 2 ? std::strtod(args[1].c_str(), &end) : edgecl::kIdleExitSeconds;
+    if (args.empty() || args.size() > 2 || (args.size() == 2 && (*end != '\0' || idle < 0))) {
+      return usage("serve takes QUEUE_DIR and an optional IDLE_S >= 0");
+    }
+    char self[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+    return edgecl::serve(args[0], idle, n > 0 ? std::string(self, static_cast<size_t>(n)) : std::string(argv[0]));
+  }
+  if (cmd == "check") return cmd_check();
+  if (cmd == "ops") return cmd_ops();
+  if (cmd == "bench-step") return cmd_bench_step(args);
+  if (cmd == "steps") return cmd_steps(args);
+  return usage("unknown command '" + cmd + "'");
+}

@@ -1,0 +1,146 @@
+#include "policies.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "schedule.h"
+
+namespace edgecl {
+
+std::vector<int64_t> stable_top_k(const std::vector<double>& score, std::vector<int64_t> candidates, int64_t k) {
+  k = std::max<int64_t>(0, std::min<int64_t>(k, static_cast<int64_t>(candidates.size())));
+  auto better = [&](int64_t a, int64_t b) {
+    const double sa = score[a], sb = score[b];
+    const bool na = std::isnan(sa), nb = std::isnan(sb);
+    if (na != nb) return nb;
+    if (!na && sa != sb) return sa > sb;
+    return a < b;
+  };
+  if (k < static_cast<int64_t>(candidates.size())) {
+    std::nth_element(candidates.begin(), candidates.begin() + k, candidates.end(), better);
+    candidates.resize(static_cast<size_t>(k));
+  }
+  std::sort(candidates.begin(), candidates.end());
+  return candidates;
+}
+
+void DdrState::reset(int64_t n) {
+  removed.assign(static_cast<size_t>(n), 0);
+  ever_correct.assign(static_cast<size_t>(n), 0);
+  last_correct.assign(static_cast<size_t>(n), 0);
+  seen.assign(static_cast<size_t>(n), 0);
+  events.assign(static_cast<size_t>(n), 0);
+}
+
+void DdrState::observe(int64_t r, bool ok) {
+  if (seen[r] && last_correct[r] && !ok) events[r] += 1;
+  last_correct[r] = ok;
+  seen[r] = 1;
+  ever_correct[r] |= static_cast<uint8_t>(ok);
+}
+
+std::vector<int64_t> DdrState::remove(int64_t k) {
+  const int64_t n = static_cast<int64_t>(removed.size());
+  std::vector<int64_t> active;
+  for (int64_t r = 0; r < n; ++r) {
+    if (!removed[r]) active.push_back(r);
+  }
+  // Ascending score, ties to the lower row: stable sort of the ascending active rows.
+  auto score = [&](int64_t r) {
+    return ever_correct[r] ? static_cast<double>(events[r]) : std::numeric_limits<double>::infinity();
+  };
+  std::stable_sort(active.begin(), active.end(), [&](int64_t a, int64_t b) { return score(a) < score(b); });
+  k = std::max<int64_t>(0, std::min<int64_t>(k, static_cast<int64_t>(active.size())));
+  std::vector<int64_t> gone(active.begin(), active.begin() + k);
+  std::sort(gone.begin(), gone.end());
+  for (int64_t r : gone) removed[r] = 1;
+  std::fill(events.begin(), events.end(), 0);
+  std::fill(ever_correct.begin(), ever_correct.end(), 0);
+  std::fill(last_correct.begin(), last_correct.end(), 0);
+  std::fill(seen.begin(), seen.end(), 0);
+  return gone;
+}
+
+int64_t DdrState::active_count() const {
+  int64_t n = 0;
+  for (uint8_t r : removed) n += r ? 0 : 1;
+  return n;
+}
+
+double pairwise_sum(const double* a, int64_t n) {
+  if (n < 8) {
+    double res = 0.0;
+    for (int64_t i = 0; i < n; ++i) res += a[i];
+    return res;
+  }
+  if (n <= 128) {
+    double r[8];
+    for (int j = 0; j < 8; ++j) r[j] = a[j];
+    int64_t i = 8;
+    for (; i < n - (n % 8); i += 8) {
+      for (int j = 0; j < 8; ++j) r[j] += a[i + j];
+    }
+    double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) res += a[i];
+    return res;
+  }
+  int64_t n2 = n / 2;
+  n2 -= n2 % 8;
+  return pairwise_sum(a, n2) + pairwise_sum(a + n2, n - n2);
+}
+
+void tdm_update_layer(float* weights, const float* g_prev, int64_t n, int64_t channels, bool structured, double lam,
+                      double drop_to, double grow_to, Stream& grow, std::vector<float>* mask, std::vector<uint8_t>* kept) {
+  const int64_t units = structured ? channels : n;
+  const int64_t per = structured ? n / channels : 1;
+  std::vector<double> element(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    element[i] = static_cast<double>(std::fabs(weights[i]));
+    if (g_prev != nullptr) element[i] = element[i] + lam * static_cast<double>(std::fabs(g_prev[i]));
+  }
+  std::vector<double> score(static_cast<size_t>(units));
+  std::vector<int64_t> alive;
+  for (int64_t u = 0; u < units; ++u) {
+    score[u] = structured ? 0.0 + pairwise_sum(element.data() + u * per, per) : element[u];
+    if ((*mask)[u * per] > 0.0f) alive.push_back(u);
+  }
+  const int64_t k_drop = keep_count(units, drop_to);
+  const std::vector<int64_t> keep =
+      static_cast<int64_t>(alive.size()) > k_drop ? stable_top_k(score, alive, k_drop) : alive;
+  std::vector<uint8_t> kept_unit(static_cast<size_t>(units), 0);
+  for (int64_t u : keep) kept_unit[u] = 1;
+  std::vector<uint8_t> live_unit = kept_unit;
+  const int64_t n_grow = std::max<int64_t>(0, keep_count(units, grow_to) - static_cast<int64_t>(keep.size()));
+  if (n_grow > 0) {
+    std::vector<int64_t> dead;
+    for (int64_t u = 0; u < units; ++u) {
+      if (!kept_unit[u]) dead.push_back(u);
+    }
+    for (int64_t j : grow.sample(static_cast<int64_t>(dead.size()), n_grow)) live_unit[dead[j]] = 1;
+  }
+  kept->assign(static_cast<size_t>(n), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t u = i / per;
+    (*kept)[i] = kept_unit[u];
+    (*mask)[i] = live_unit[u] ? 1.0f : 0.0f;
+    if (!kept_unit[u]) weights[i] = 0.0f;
+  }
+}
+
+std::vector<float> dgm_layer_mask(const float* grad, const std::vector<float>& live, double ratio) {
+  const int64_t n = static_cast<int64_t>(live.size());
+  std::vector<double> score(static_cast<size_t>(n));
+  std::vector<int64_t> alive;
+  for (int64_t i = 0; i < n; ++i) {
+    score[i] = static_cast<double>(std::fabs(grad[i]));
+    if (live[i] != 0.0f) alive.push_back(i);
+  }
+  const int64_t n_live = static_cast<int64_t>(alive.size());
+  const int64_t keep = n_live - static_cast<int64_t>(std::nearbyint(ratio * static_cast<double>(n_live)));
+  std::vector<float> mask(static_cast<size_t>(n), 0.0f);
+  for (int64_t i : stable_top_k(score, alive, keep)) mask[i] = 1.0f;
+  return mask;
+}
+
+}  // namespace edgecl

@@ -1,0 +1,92 @@
+/*
+ * An export folder's training and eval programs, loaded into the ExecuTorch runtime.
+ *
+ * Program owns the joint forward+backward program (training.pte, through extension/training's
+ * TrainingModule), the eval program (eval.pte), the weight masks and the BatchNorm running
+ * statistics (initial values from initial_state.npz). It runs steps and evaluations; it does not
+ * update weights: the runner's optimizer writes through params() (float32, in place), because
+ * ExecuTorch's C++ SGD computes in double and would not match the Python runner bit for bit.
+ */
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "manifest.h"
+#include "result.h"
+#include "signature.h"
+
+namespace edgecl {
+
+/// A training input the caller owns, for one forward_backward call: `numel` float32 or int64
+/// values in the shape the signature gives that input.
+struct InputTensor {
+  const void* data = nullptr;
+  DType dtype = DType::Float32;
+  size_t numel = 0;
+};
+
+/// A named float32 tensor in memory the Program or its runtime owns; valid while the Program lives.
+template <typename T>
+struct TensorRef {
+  std::string name;
+  T* data = nullptr;
+  size_t numel = 0;
+  std::vector<int64_t> shape;
+};
+using MutableTensorRef = TensorRef<float>;
+using ConstTensorRef = TensorRef<const float>;
+
+class Program final {
+ public:
+  /// Loads `model_dir` (an ExecuTorch export: manifest.json, training.pte, eval.pte,
+  /// initial_state.npz) and checks both programs against the manifest's signature: input count,
+  /// shapes and dtypes, parameter names and order. Errors name the file.
+  static Result<std::unique_ptr<Program>> load(const std::string& model_dir);
+
+  ~Program();
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
+  Program(Program&&) = delete;
+  Program& operator=(Program&&) = delete;
+
+  const Manifest& manifest() const;
+  const Signature& signature() const;
+
+  /// One forward and backward pass. `inputs` are the signature's training inputs in order (x, y,
+  /// logit_mask, ce_weight, target_logits, mse_weight, then the masks); each must have the
+  /// input's dtype and element count. Afterwards loss(), output(i) and grads() hold this step.
+  Error forward_backward(const std::vector<InputTensor>& inputs);
+
+  /// The loss of the last forward_backward (output 0).
+  float loss() const;
+  /// Number of user outputs: loss, logits, then a mean and a var per BatchNorm layer.
+  size_t num_outputs() const;
+  /// User output `i` of the last forward_backward (signature().outputs[i] names it); it lives in
+  /// the runtime's memory until the next forward_backward.
+  ConstTensorRef output(size_t i) const;
+
+  /// Trainable parameters in signature order, aliasing the runtime's weights: writing through
+  /// `data` changes the weights the next forward_backward and eval use.
+  const std::vector<MutableTensorRef>& params() const;
+  /// Gradients of the last forward_backward, in params() order (empty before the first one).
+  const std::vector<ConstTensorRef>& grads() const;
+  /// Weight masks in mask_names order and running statistics in buffer_names order, owned by the
+  /// Program (initial_state.npz values at load). eval() reads them; pass masks() as the mask inputs
+  /// of forward_backward. The caller may overwrite their data (TDM, the running-stat update).
+  const std::vector<MutableTensorRef>& masks() const;
+  const std::vector<MutableTensorRef>& buffers() const;
+
+  /// Logits of `rows` samples (x: rows * sample size floats, row-major) with the eval program and
+  /// the current params(), buffers() and masks(); writes rows * num_classes floats to logits_out.
+  /// The program's fixed batch is filled with zeros past the last row.
+  Error eval(const float* x, int rows, float* logits_out);
+
+ private:
+  struct Impl;
+  explicit Program(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace edgecl

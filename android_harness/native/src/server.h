@@ -1,0 +1,29 @@
+/*
+ * The persistent runner (docs/contracts.md, android_harness/device/server.py): `serve QUEUE_DIR
+ * [IDLE_S]` runs the sessions queued in <storage_root>/runner/queue back to back, one server per
+ * storage root (flock on runner/server.lock), its pid in runner/server.pid and a heartbeat in
+ * runner/server.json. A queue entry is a file named after the session whose content is the session
+ * folder; the server claims it by removing it, writes the session's runner.pid (its own pid),
+ * sends its stderr to the session's runner.log while the session runs, and reuses a loaded program
+ * for later sessions on the same export. SIGTERM cancels the running session only when it has a
+ * `cancel` marker; a queued session with the marker ends "cancelled" without training. The server
+ * exits after IDLE_S seconds without work, and re-executes itself when its binary changed.
+ */
+#pragma once
+
+#include <string>
+
+namespace edgecl {
+
+/// Seconds without work before the server exits (server.py's IDLE_EXIT_S).
+constexpr double kIdleExitSeconds = 120.0;
+
+/// Serve `queue_dir` until idle; `binary` is this program's path (for the re-exec check).
+/// Returns the process exit code.
+int serve(const std::string& queue_dir, double idle_s, const std::string& binary);
+
+/// `run SESSION_DIR`: one session in this process, SIGTERM cancels. Returns 0 (ok), 3
+/// (cancelled) or 1 (error).
+int run_one(const std::string& session_dir);
+
+}  // namespace edgecl

@@ -1,0 +1,221 @@
+"""The session runner around the program: `edgecl-runner run` step time vs the bare forward_backward,
+and session start (process start to the first finished step), one-shot and served.
+
+Per model (bench/export_step.py's configurations: batch 32, 10 classes, 50% weight masks): a storage
+root with two synthetic tasks of that input shape (random float32, 5 classes each; speed does not
+depend on the values), then per round, each in its own process, alternating:
+- ``edgecl-runner bench-step``: the bare forward_backward median of the same program;
+- ``edgecl-runner run`` on a DER++ session of both tasks (EM 200, SB 400, Miro's swap 0.5), dense
+  and with SparCL (TDM + DDR + DGM): the runner's step = task 1's training phase (phase_start to
+  phase_end in events.jsonl: epoch starts, EM rows, swaps, the optimizer, DDR, events) / its steps;
+- session start: a one-task session with step events every step, spawned here: CLOCK_MONOTONIC at
+  spawn to the first `step` event's `t` (program load, shards, EM, first forward_backward);
+- served start: the same session queued to a running `edgecl-runner serve` whose cache already
+  holds the program: queue-file rename to the first `step` event.
+Medians of the per-round values.
+
+Run: ``python bench/native_runner.py [--models mlp,small_cnn] [--rounds 3] [--epochs 4]``
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from export_step import CONFIGS, request
+from results_io import write_results_json, write_section
+
+ROOT = Path(__file__).resolve().parents[1]
+MODELS = ("mlp", "small_cnn")
+GOAL_STEP = "<= 1.05"
+GOAL_START = "<= 0.2"
+TRAIN_PER_CLASS, TEST_PER_CLASS = 120, 20
+
+
+def _events(folder: Path) -> list[dict]:
+    path = folder / "events.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def build_root(model: str, root: Path) -> str:
+    """The export and two synthetic tasks under ``root``; returns the data folder (relative)."""
+    sys.path.insert(0, str(ROOT))
+    from pipeline.datasets.dataset import Dataset
+    from pipeline.datasets.split import Task
+    from pipeline.datasets.task_shards import write_task_shards
+    from pipeline.export import export_program
+
+    export_program(request(model, "executorch", True), root / "models" / model)
+    shape = CONFIGS[model][0]
+    rng = np.random.default_rng(0)
+    tasks = []
+    for t in range(2):
+        classes = np.arange(5 * t, 5 * t + 5)
+        make = lambda n: (rng.standard_normal((n * 5, *shape)).astype(np.float32), np.repeat(classes, n))  # noqa: E731
+        (xtr, ytr), (xte, yte) = make(TRAIN_PER_CLASS), make(TEST_PER_CLASS)
+        tasks.append(Task(t, classes, xtr, ytr, xte, yte))
+    ds = Dataset("synthetic", tasks[0].x_train, tasks[0].y_train, tasks[0].x_test, tasks[0].y_test, tuple(shape), 10,
+                 "bench/native_runner.py (random float32)")
+    write_task_shards(tasks, ds, root / "data" / "synthetic")
+    return "data/synthetic"
+
+
+def session(root: Path, sid: str, model: str, data: str, tasks: list[int], epochs: int, sparcl: bool,
+            step_event_every: int) -> Path:
+    folder = root / "sessions" / sid
+    folder.mkdir(parents=True)
+    spec = {"session_id": sid, "model_dir": f"models/{model}", "data_dir": data, "replay_dir": f"replay/{sid}",
+            "tasks": tasks, "seed": 1, "step_event_every": step_event_every,
+            "train": {"method": "derpp", "epochs": epochs, "batch_size": 32, "lr": 0.01},
+            "replay": {"em_size": 200, "sb_size": 400, "swap_ratio": 0.5},
+            "sparcl": {"enabled": sparcl, "sparsity": 0.5, "tdm_update_every": 0.25, "ddr_fraction": 0.2,
+                       "ddr_steps": [0.25, 0.5], "dgm_period": 5}}
+    (folder / "session.json").write_text(json.dumps(spec, indent=1))
+    return folder
+
+
+def run_session(binary: Path, folder: Path) -> tuple[float, list[dict]]:
+    """Run one session; (CLOCK_MONOTONIC at spawn, its events)."""
+    t0 = time.monotonic()
+    out = subprocess.run([str(binary), "run", str(folder)], capture_output=True, text=True)
+    if out.returncode:
+        raise SystemExit(f"edgecl-runner run {folder} failed: {out.stderr[-2000:]}")
+    return t0, _events(folder)
+
+
+def runner_step_ms(events: list[dict], task: int) -> float:
+    """Task ``task``'s training phase per step, from the runner's own events."""
+    start = next(e["t"] for e in events if e["type"] == "phase_start" and e.get("phase") == "training" and e["task"] == task)
+    end = next(e["t"] for e in events if e["type"] == "phase_end" and e.get("phase") == "training" and e["task"] == task)
+    ends = [e for e in events if e["type"] == "checkpoint"]
+    steps = [e["step"] for e in ends]  # iteration counts at the task-end checkpoints
+    n = steps[task] - (steps[task - 1] if task else 0)
+    return (end - start) / n * 1e3
+
+
+def first_step_s(t0: float, events: list[dict]) -> float:
+    return next(e["t"] for e in events if e["type"] == "step") - t0
+
+
+def served_start_s(binary: Path, root: Path, model: str, data: str) -> float:
+    """Queue a warm-up session then the measured one to `serve`; enqueue -> its first step event."""
+    queue = root / "runner" / "queue"
+    queue.mkdir(parents=True, exist_ok=True)
+    proc = subprocess.Popen([str(binary), "serve", str(queue), "30"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        t_enqueue = 0.0
+        for sid in ("warm", "served"):
+            folder = session(root, f"{sid}-{time.monotonic_ns()}", model, data, [0], 1, False, 1)
+            tmp = queue / f".{folder.name}.tmp"
+            tmp.write_text(str(folder))
+            t_enqueue = time.monotonic()
+            os.replace(tmp, queue / folder.name)
+            deadline = time.monotonic() + 600
+            while not (folder / "result.json").exists():
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise SystemExit(f"served session {folder} did not finish: {proc.stderr.read() if proc.stderr else ''}")
+                time.sleep(0.005)
+        return first_step_s(t_enqueue, _events(folder))
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def bare_forward_backward_ms(binary: Path, folder: Path, steps: int) -> float:
+    out = subprocess.run([str(binary), "bench-step", str(folder), "--steps", str(steps), "--warmup", "3"],
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])["forward_backward_ms_median"]
+
+
+def measure(model: str, binary: Path, work: Path, rounds: int, epochs: int) -> list[dict]:
+    root = work / model
+    data = build_root(model, root)
+    values: dict[str, list[float]] = {k: [] for k in ("fb", "dense", "sparcl", "start", "served")}
+    for r in range(rounds):
+        values["fb"].append(bare_forward_backward_ms(binary, root / "models" / model, 30))
+        for kind in ("dense", "sparcl"):
+            _, ev = run_session(binary, session(root, f"{kind}-{r}", model, data, [0, 1], epochs, kind == "sparcl", 10))
+            values[kind].append(runner_step_ms(ev, 1))
+        t0, ev = run_session(binary, session(root, f"start-{r}", model, data, [0], 1, False, 1))
+        values["start"].append(first_step_s(t0, ev))
+        values["served"].append(served_start_s(binary, root, model, data))
+        shutil.rmtree(root / "replay", ignore_errors=True)
+    med = {k: statistics.median(v) for k, v in values.items()}
+    rows = [{"name": model, "metric": "bare_forward_backward_ms", "value": round(med["fb"], 4), "unit": "ms", "goal": None}]
+    for kind in ("dense", "sparcl"):
+        rows.append({"name": model, "metric": f"runner_step_ms_{kind}", "value": round(med[kind], 4), "unit": "ms",
+                     "goal": None, "per_round": [round(v, 4) for v in values[kind]]})
+        rows.append({"name": model, "metric": f"runner_step_vs_bare_forward_backward_{kind}",
+                     "value": round(med[kind] / med["fb"], 3), "unit": "x", "goal": GOAL_STEP if kind == "dense" else None})
+    rows.append({"name": model, "metric": "session_start_s", "value": round(med["start"], 4), "unit": "s", "goal": GOAL_START,
+                 "per_round": [round(v, 4) for v in values["start"]]})
+    rows.append({"name": model, "metric": "served_session_start_s", "value": round(med["served"], 4), "unit": "s",
+                 "goal": None, "per_round": [round(v, 4) for v in values["served"]]})
+    return rows
+
+
+def markdown(command: str, rows: list[dict], env: str) -> str:
+    by = {(r["name"], r["metric"]): r["value"] for r in rows}
+    models = list(dict.fromkeys(r["name"] for r in rows))
+    lines = ["## The session runner around the program (bench/native_runner.py)", "", f"`{command}`", "", env, "",
+             "| model | bare forward_backward (ms) | runner step dense (ms) | dense / bare (goal <= 1.05) | "
+             "runner step SparCL (ms) | SparCL / bare | session start (s, goal <= 0.2) | served start (s) |",
+             "|---|---|---|---|---|---|---|---|"]
+    for m in models:
+        v = lambda k: by[(m, k)]  # noqa: E731
+        lines.append(f"| {m} | {v('bare_forward_backward_ms'):.3f} | {v('runner_step_ms_dense'):.3f} | "
+                     f"{v('runner_step_vs_bare_forward_backward_dense'):.3f} x | {v('runner_step_ms_sparcl'):.3f} | "
+                     f"{v('runner_step_vs_bare_forward_backward_sparcl'):.3f} x | {v('session_start_s'):.3f} | "
+                     f"{v('served_session_start_s'):.3f} |")
+    lines += ["", "Runner step = a DER++ task with EM and swaps: everything between two forward_backward calls "
+              "(rows and weights, the float32 optimizer, DDR/DGM/TDM when on, swap planning, events) plus the "
+              "forward_backward itself; the bare figure is `edgecl-runner bench-step`'s forward_backward alone."]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--epochs", type=int, default=4)
+    args = ap.parse_args()
+    sys.path.insert(0, str(ROOT))
+    from rich.progress import Progress
+
+    from android_harness.native import build_runner
+
+    command = "python bench/native_runner.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    print(command, flush=True)
+    binary = build_runner("x86_64")
+    work = Path(tempfile.mkdtemp(prefix="bench-native-runner-"))
+    rows: list[dict] = []
+    models = [m for m in args.models.split(",") if m]
+    with Progress() as bar:
+        task = bar.add_task("models", total=len(models))
+        for model in models:
+            bar.update(task, description=f"{model}: {args.rounds} rounds")
+            rows += measure(model, binary, work, args.rounds, args.epochs)
+            bar.advance(task)
+    shutil.rmtree(work, ignore_errors=True)
+    env = (f"{platform.machine()}, {os.cpu_count()} cores shared with other jobs (1-min load {os.getloadavg()[0]:.1f} "
+           f"at the end), x86_64 build, {args.rounds} alternating rounds, medians of per-round values, "
+           f"{args.epochs} epochs per task, {TRAIN_PER_CLASS * 5} training rows per task (SB 400)")
+    write_results_json("native_runner", command, rows, environment=env)
+    write_section("native_runner", markdown(command, rows, env))
+    for r in rows:
+        print(f"{r['name']:12s} {r['metric']:46s} {r['value']} {r['unit']}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,56 @@
+"""The native runner's binaries for the tests: ``edgecl-runner`` (android_harness.native.build) and
+the C++ unit-test binary ``edgecl-units`` (the Makefile's ``units`` target), per ABI.
+
+``edgecl-units`` is built by the same make in the build's work folder (``<EDGECL_HOME>/native/work/
+<abi>``, under the same per-ABI lock), so it reuses every object the runner's build compiled. An ABI
+whose toolchain is missing is skipped on a workstation and fails in CI (``CI=true``).
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from android_harness.native import ToolchainMissing, build_runner, run_prefix
+from android_harness.native.build import NATIVE_DIR, native_root
+from android_harness.native.toolchain import toolchain
+
+
+def _skip_or_raise(exc: ToolchainMissing) -> None:
+    if os.environ.get("CI") == "true":
+        raise exc
+    pytest.skip(str(exc))
+
+
+def runner_binary(abi: str) -> Path:
+    """``edgecl-runner`` for ``abi`` built from the current sources (cached by source hash)."""
+    try:
+        return build_runner(abi, show_progress=False)
+    except ToolchainMissing as exc:
+        _skip_or_raise(exc)
+        raise
+
+
+def units_binary(abi: str) -> Path:
+    """``edgecl-units`` for ``abi``, made in the build's work folder (objects shared with the runner)."""
+    try:
+        toolchain(abi).check()
+    except ToolchainMissing as exc:
+        _skip_or_raise(exc)
+    work = native_root() / "work" / abi
+    work.mkdir(parents=True, exist_ok=True)
+    with open(native_root() / "work" / f"{abi}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        out = subprocess.run(["make", "-C", str(NATIVE_DIR), "-j2", f"ABI={abi}", f"OUT={work}", f"PYTHON={sys.executable}",
+                              "units"], capture_output=True, text=True)
+    assert out.returncode == 0, f"make units ({abi}) failed:\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}"
+    return work / "edgecl-units"
+
+
+def command(abi: str, binary: Path, *args: str) -> list[str]:
+    """The host command that runs ``binary`` (qemu-aarch64-static for arm64)."""
+    return [*run_prefix(abi), str(binary), *map(str, args)]

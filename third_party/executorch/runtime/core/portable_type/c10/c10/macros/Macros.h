@@ -1,0 +1,1 @@
+#include <torch/headeronly/macros/Macros.h>

@@ -1,0 +1,1 @@
+#include <torch/headeronly/util/BFloat16.h>

@@ -1,0 +1,1 @@
+#include <torch/headeronly/util/TypeSafeSignMath.h>
