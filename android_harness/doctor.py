@@ -184,15 +184,17 @@ def _python_check(f: DoctorFacts) -> Check:
 
 
 def native_runner_check(f: DoctorFacts) -> Check:
-    """The native C++ runner (branch ``native``): ``android_harness.native`` provides
-    ``doctor_check(facts) -> Check`` once it exists; until then this checkout has no native runner."""
+    """The native C++ runner: built on this host for the phone's ABI (cached) and pushed by `edgecl run`."""
+    from android_harness.native import NativeBuildError
+    from android_harness.native.toolchain import toolchain
+
+    abi = f.profile.abi or "unknown"
     try:
-        from android_harness import native  # type: ignore[attr-defined]
-    except ImportError:
-        return Check("native runner", INFO, "not built in this checkout",
-                     f"`edgecl runner build --abi {f.profile.abi or 'arm64-v8a'}` builds it (branch native), then "
-                     "edgecl pushes it with the model")
-    return native.doctor_check(f)
+        toolchain(abi).check()
+    except NativeBuildError as exc:
+        return Check("native runner", FAIL, f"cannot be built here for ABI {abi}", str(exc))
+    return Check("native runner", OK, f"buildable here for {abi}; `edgecl run` pushes it with the model "
+                 "(ExecuTorch sessions)", "")
 
 
 def _power_check(f: DoctorFacts) -> Check:

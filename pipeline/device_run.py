@@ -145,13 +145,13 @@ def prepare_device_run(spec: ExperimentSpec, device: AndroidDevice, run_id: str,
     if runtime is not None and runtime != spec.export.runtime:   # validated again: a spec that validates exports
         spec = parse_spec({**spec.to_dict(), "export": {**spec.to_dict()["export"], "runtime": runtime}}, source="--runtime")
     runtime = spec.export.runtime
+    runner = choose_runner(device.profile, runtime)   # refuses ORT on a phone without Python before any push
     data = write_shards(spec, cache)
     check_device_ram(spec, data.folder, data.input_shape, data.num_classes, device.profile.ram_total_bytes)
     file_manifest(data.folder, sorted(p.name for p in data.folder.glob("*.shard")) + ["tasks.json"])
     data_rel = f"data/{data.folder.name}"
     deploy(device, data.folder / DEPLOY_MANIFEST, name=data.folder.name, remote_dir=device.storage_path(data_rel),
            show_progress=progress)
-    runner = choose_runner(device.profile, runtime)
     runner_sha = deploy_runner(device, runner, cache, progress)
     run = DeviceRun(spec, device, run_id, runtime, data, Path(), "", data_rel, f"replay/{run_id}", runner_sha,
                     reconnect=reconnect, served=served, runner=runner)

@@ -26,7 +26,7 @@ class TrainConfig:
     lr: float = spec_field(0.03, gt=0.0, le=10.0)
     alpha: float = spec_field(0.1, ge=0.0, doc="DER++: weight of the MSE to an EM row's stored logits")
     beta: float = spec_field(0.5, ge=0.0, doc="DER++: weight of an EM row's cross-entropy")
-    current_task_logits_only: bool = spec_field(True, doc="er/derpp: SB rows' CE over the task's classes only")
+    current_task_logits_only: bool = spec_field(False, doc="er/derpp: SB rows' CE over the task's classes only (off: with EM ∪ SB batches, masked SB rows never let new classes compete with old ones, so the newest task scores 0% class-IL)")
 
 
 @dataclass

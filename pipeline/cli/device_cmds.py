@@ -61,7 +61,7 @@ def shell(command: List[str] = typer.Argument(None, help="command and arguments 
 
 
 @vphone_app.command("start")
-def vphone_start(preset: str = typer.Option("pixel7", help="phone preset (pixel7, galaxy_s21, mi_a1)"),
+def vphone_start(preset: str = typer.Option("pixel7", help="phone preset: pixel7, galaxy_s21, mi_a1 (stock: no Python), their -termux variants (with Python), pixel7-x86_64"),
                  port: int = typer.Option(0, help="loopback port (0: pick a free one)"),
                  home: Optional[Path] = typer.Option(None, help="folder for the phone's filesystem"),
                  gauge_period: Optional[float] = typer.Option(None, help="fuel gauge refresh in seconds"),

@@ -1,0 +1,60 @@
+"""Sessions on a STOCK phone (no Python on it): `edgecl run` deploys the native runner for the phone's ABI
+(arm64-v8a: the static aarch64 build, run by the virtual phone under qemu like a phone runs it) and its
+trace equals the host trainer's; an ONNX Runtime session is refused before anything is pushed."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from android_harness.android_device import AndroidDevice
+from pipeline.cl.trainer import HostTrainer
+from pipeline.config import ExperimentSpec, parse_spec
+from pipeline.conformance import LOSS_TOL, compare_traces, read_trace
+from pipeline.errors import SessionError
+from pipeline.experiment import run_experiment
+
+
+def split_digits(runtime: str) -> ExperimentSpec:
+    return parse_spec({"name": "split-digits-native", "seed": 0,
+                       "data": {"kind": "digits", "tasks": 5, "classes_per_task": 2, "max_train_per_class": 60},
+                       "model": {"kind": "mlp", "hidden": [100, 100]},
+                       "train": {"method": "derpp", "epochs": 3, "batch_size": 32, "lr": 0.05},
+                       "replay": {"em_size": 200, "sb_size": 400, "swap_ratio": 0.5},
+                       "sparcl": {"enabled": True, "sparsity": 0.75, "tdm_update_every": 0.34, "ddr_steps": [0.34, 0.67],
+                                  "dgm_period": 5},
+                       "export": {"runtime": runtime}, "device": {"trace": True}, "power": {"enabled": False}})
+
+
+def test_the_phone_has_no_python(device: AndroidDevice) -> None:
+    if not device.profile.simulated:
+        pytest.skip("a real phone may have Termux")
+    out = device.shell("command -v python3 || command -v python || echo none", check=False).stdout.strip()
+    assert out == "none" and device.profile.python_cmd is None
+
+
+def test_stock_phone_runs_sparcl_natively_and_conforms_to_the_host(device: AndroidDevice, tmp_path: Path) -> None:
+    spec = split_digits("executorch")
+    folder = run_experiment(spec, device, tmp_path, progress=False)
+    env = json.loads((folder / "env.json").read_text())
+    summary = json.loads((folder / "summary.json").read_text())
+    assert env["runner"] == "native" and len(summary["tasks"]) == 5
+    sessions = [folder / "sessions" / t["session_id"] for t in summary["tasks"]]
+    assert all(json.loads((s / "result.json").read_text())["status"] == "ok" for s in sessions)
+    host = HostTrainer(spec, progress=False, root=tmp_path / "host")
+    result = host.run()
+    cmp = compare_traces(read_trace([s / "trace.jsonl" for s in host.sessions]), read_trace([s / "trace.jsonl" for s in sessions]),
+                         LOSS_TOL)
+    assert cmp.ok and cmp.near_tie_at is None, (cmp.problems, cmp.near_tie_at)
+    assert summary["metrics"]["class_il"] == pytest.approx(result.summary["class_il"], abs=1e-9)
+
+
+def test_ort_on_a_phone_without_python_is_refused_before_any_push(device: AndroidDevice, tmp_path: Path) -> None:
+    if device.profile.python_cmd:
+        pytest.skip("this phone has Python: ORT sessions run there")
+    before = device.shell(f"ls {device.storage_path('models')} 2>/dev/null | wc -l", check=False).stdout.strip()
+    with pytest.raises(SessionError, match="has no Python: use export.runtime = 'executorch'") as err:
+        run_experiment(split_digits("ort"), device, tmp_path, progress=False)
+    assert err.value.phase == "precheck"
+    assert device.shell(f"ls {device.storage_path('models')} 2>/dev/null | wc -l", check=False).stdout.strip() == before
