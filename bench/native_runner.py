@@ -4,10 +4,13 @@ and session start (process start to the first finished step), one-shot and serve
 Per model (bench/export_step.py's configurations: batch 32, 10 classes, 50% weight masks): a storage
 root with two synthetic tasks of that input shape (random float32, 5 classes each; speed does not
 depend on the values), then per round, each in its own process, alternating:
-- ``edgecl-runner bench-step``: the bare forward_backward median of the same program;
-- ``edgecl-runner run`` on a DER++ session of both tasks (EM 200, SB 400, Miro's swap 0.5), dense
-  and with SparCL (TDM + DDR + DGM): the runner's step = task 1's training phase (phase_start to
-  phase_end in events.jsonl: epoch starts, EM rows, swaps, the optimizer, DDR, events) / its steps;
+- ``edgecl-runner bench-step``: the bare forward_backward median of the same program (reference);
+- ``edgecl-runner run`` on DER++ sessions of both tasks (EM 200, SB 400): "dense" (the host's default:
+  no swap), "swap" (Miro's swap 0.5) and "sparcl" (swap + TDM + DDR + DGM), with EDGECL_PROFILE set:
+  the runner then times every training step by part in the same process, so "runner step / bare
+  forward_backward" is the steps' whole wall time (rows, forward_backward, DGM, optimizer, BatchNorm
+  statistics, DDR, swap plan and wait, trace, events and checks between steps) over the time inside
+  forward_backward in those same steps;
 - session start: a one-task session with step events every step, spawned here: CLOCK_MONOTONIC at
   spawn to the first `step` event's `t` (program load, shards, EM, first forward_backward);
 - served start: the same session queued to a running `edgecl-runner serve` whose cache already
@@ -72,13 +75,13 @@ def build_root(model: str, root: Path) -> str:
 
 
 def session(root: Path, sid: str, model: str, data: str, tasks: list[int], epochs: int, sparcl: bool,
-            step_event_every: int) -> Path:
+            step_event_every: int, swap: float = 0.0) -> Path:
     folder = root / "sessions" / sid
     folder.mkdir(parents=True)
     spec = {"session_id": sid, "model_dir": f"models/{model}", "data_dir": data, "replay_dir": f"replay/{sid}",
             "tasks": tasks, "seed": 1, "step_event_every": step_event_every,
             "train": {"method": "derpp", "epochs": epochs, "batch_size": 32, "lr": 0.01},
-            "replay": {"em_size": 200, "sb_size": 400, "swap_ratio": 0.5},
+            "replay": {"em_size": 200, "sb_size": 400, "swap_ratio": swap},
             "sparcl": {"enabled": sparcl, "sparsity": 0.5, "tdm_update_every": 0.25, "ddr_fraction": 0.2,
                        "ddr_steps": [0.25, 0.5], "dgm_period": 5}}
     (folder / "session.json").write_text(json.dumps(spec, indent=1))
@@ -94,14 +97,14 @@ def run_session(binary: Path, folder: Path) -> tuple[float, list[dict]]:
     return t0, _events(folder)
 
 
-def runner_step_ms(events: list[dict], task: int) -> float:
-    """Task ``task``'s training phase per step, from the runner's own events."""
-    start = next(e["t"] for e in events if e["type"] == "phase_start" and e.get("phase") == "training" and e["task"] == task)
-    end = next(e["t"] for e in events if e["type"] == "phase_end" and e.get("phase") == "training" and e["task"] == task)
-    ends = [e for e in events if e["type"] == "checkpoint"]
-    steps = [e["step"] for e in ends]  # iteration counts at the task-end checkpoints
-    n = steps[task] - (steps[task - 1] if task else 0)
-    return (end - start) / n * 1e3
+def run_profiled(binary: Path, folder: Path) -> dict:
+    """Run one session with EDGECL_PROFILE; the runner's per-part step times."""
+    prof = folder / "profile.json"
+    out = subprocess.run([str(binary), "run", str(folder)], capture_output=True, text=True,
+                         env={**os.environ, "EDGECL_PROFILE": str(prof)})
+    if out.returncode:
+        raise SystemExit(f"edgecl-runner run {folder} failed: {out.stderr[-2000:]}")
+    return json.loads(prof.read_text())
 
 
 def first_step_s(t0: float, events: list[dict]) -> float:
@@ -138,29 +141,37 @@ def bare_forward_backward_ms(binary: Path, folder: Path, steps: int) -> float:
     return json.loads(out.stdout.strip().splitlines()[-1])["forward_backward_ms_median"]
 
 
+KINDS = {"dense": (False, 0.0), "swap": (False, 0.5), "sparcl": (True, 0.5)}
+
+
 def measure(model: str, binary: Path, work: Path, rounds: int, epochs: int) -> list[dict]:
     root = work / model
     data = build_root(model, root)
-    values: dict[str, list[float]] = {k: [] for k in ("fb", "dense", "sparcl", "start", "served")}
+    ratio: dict[str, list[float]] = {k: [] for k in KINDS}
+    step_ms: dict[str, list[float]] = {k: [] for k in KINDS}
+    values: dict[str, list[float]] = {k: [] for k in ("fb", "start", "served")}
     for r in range(rounds):
         values["fb"].append(bare_forward_backward_ms(binary, root / "models" / model, 30))
-        for kind in ("dense", "sparcl"):
-            _, ev = run_session(binary, session(root, f"{kind}-{r}", model, data, [0, 1], epochs, kind == "sparcl", 10))
-            values[kind].append(runner_step_ms(ev, 1))
+        for kind, (sparcl, swap) in KINDS.items():
+            prof = run_profiled(binary, session(root, f"{kind}-{r}", model, data, [0, 1], epochs, sparcl, 10, swap))
+            ratio[kind].append(prof["step_seconds"] / prof["parts"]["forward_backward"])
+            step_ms[kind].append(prof["step_seconds"] / prof["steps"] * 1e3)
         t0, ev = run_session(binary, session(root, f"start-{r}", model, data, [0], 1, False, 1))
         values["start"].append(first_step_s(t0, ev))
         values["served"].append(served_start_s(binary, root, model, data))
         shutil.rmtree(root / "replay", ignore_errors=True)
-    med = {k: statistics.median(v) for k, v in values.items()}
-    rows = [{"name": model, "metric": "bare_forward_backward_ms", "value": round(med["fb"], 4), "unit": "ms", "goal": None}]
-    for kind in ("dense", "sparcl"):
-        rows.append({"name": model, "metric": f"runner_step_ms_{kind}", "value": round(med[kind], 4), "unit": "ms",
-                     "goal": None, "per_round": [round(v, 4) for v in values[kind]]})
+    med = lambda v: statistics.median(v)  # noqa: E731
+    rows = [{"name": model, "metric": "bare_forward_backward_ms", "value": round(med(values["fb"]), 4), "unit": "ms",
+             "goal": None}]
+    for kind in KINDS:
+        rows.append({"name": model, "metric": f"runner_step_ms_{kind}", "value": round(med(step_ms[kind]), 4), "unit": "ms",
+                     "goal": None, "per_round": [round(v, 4) for v in step_ms[kind]]})
         rows.append({"name": model, "metric": f"runner_step_vs_bare_forward_backward_{kind}",
-                     "value": round(med[kind] / med["fb"], 3), "unit": "x", "goal": GOAL_STEP if kind == "dense" else None})
-    rows.append({"name": model, "metric": "session_start_s", "value": round(med["start"], 4), "unit": "s", "goal": GOAL_START,
-                 "per_round": [round(v, 4) for v in values["start"]]})
-    rows.append({"name": model, "metric": "served_session_start_s", "value": round(med["served"], 4), "unit": "s",
+                     "value": round(med(ratio[kind]), 3), "unit": "x", "goal": GOAL_STEP if kind == "dense" else None,
+                     "per_round": [round(v, 3) for v in ratio[kind]]})
+    rows.append({"name": model, "metric": "session_start_s", "value": round(med(values["start"]), 4), "unit": "s",
+                 "goal": GOAL_START, "per_round": [round(v, 4) for v in values["start"]]})
+    rows.append({"name": model, "metric": "served_session_start_s", "value": round(med(values["served"]), 4), "unit": "s",
                  "goal": None, "per_round": [round(v, 4) for v in values["served"]]})
     return rows
 
@@ -169,18 +180,21 @@ def markdown(command: str, rows: list[dict], env: str) -> str:
     by = {(r["name"], r["metric"]): r["value"] for r in rows}
     models = list(dict.fromkeys(r["name"] for r in rows))
     lines = ["## The session runner around the program (bench/native_runner.py)", "", f"`{command}`", "", env, "",
-             "| model | bare forward_backward (ms) | runner step dense (ms) | dense / bare (goal <= 1.05) | "
-             "runner step SparCL (ms) | SparCL / bare | session start (s, goal <= 0.2) | served start (s) |",
-             "|---|---|---|---|---|---|---|---|"]
+             "| model | bare forward_backward (ms) | runner step dense / swap / SparCL (ms) | "
+             "step / forward_backward: dense (goal <= 1.05) / swap / SparCL | session start (s, goal <= 0.2) | "
+             "served start (s) |",
+             "|---|---|---|---|---|---|"]
     for m in models:
         v = lambda k: by[(m, k)]  # noqa: E731
-        lines.append(f"| {m} | {v('bare_forward_backward_ms'):.3f} | {v('runner_step_ms_dense'):.3f} | "
-                     f"{v('runner_step_vs_bare_forward_backward_dense'):.3f} x | {v('runner_step_ms_sparcl'):.3f} | "
-                     f"{v('runner_step_vs_bare_forward_backward_sparcl'):.3f} x | {v('session_start_s'):.3f} | "
+        steps = " / ".join(f"{v(f'runner_step_ms_{k}'):.3f}" for k in KINDS)
+        ratios = " / ".join(f"{v(f'runner_step_vs_bare_forward_backward_{k}'):.3f}" for k in KINDS)
+        lines.append(f"| {m} | {v('bare_forward_backward_ms'):.3f} | {steps} | {ratios} | {v('session_start_s'):.3f} | "
                      f"{v('served_session_start_s'):.3f} |")
-    lines += ["", "Runner step = a DER++ task with EM and swaps: everything between two forward_backward calls "
-              "(rows and weights, the float32 optimizer, DDR/DGM/TDM when on, swap planning, events) plus the "
-              "forward_backward itself; the bare figure is `edgecl-runner bench-step`'s forward_backward alone."]
+    lines += ["", "Ratios come from the runner's own step profile (EDGECL_PROFILE): all of a step's wall time over the "
+              "time inside forward_backward, in the same steps of one process; the bare forward_backward column is "
+              "`edgecl-runner bench-step` for reference. dense = DER++ without swap (the host's default), swap = with "
+              "Miro's swap 0.5, SparCL = swap + TDM + DDR + DGM. Session start = spawn of `edgecl-runner run` to its "
+              "first step event; served = queue rename to the first step event with the program already loaded."]
     return "\n".join(lines)
 
 

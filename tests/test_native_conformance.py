@@ -18,9 +18,12 @@ For ER and DER++, SparCL off and on (TDM + DDR + DGM; sessions long enough for >
     killed (SIGKILL) right after a random checkpoint and resumed — trace, evaluations and final
     arrays byte-identical; and a chain that alternates runners (Python, native, Python) hands
     checkpoints over and conforms like (a).
+(d) fine-tuning, joint training and Miro's profiling sessions (subset of SB and EM, read-only
+    storage tier) conform like (a).
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -192,3 +195,25 @@ def test_runners_hand_checkpoints_over(chain) -> None:
                          LOSS_TOL)
     assert cmp.ok and cmp.near_tie_at is None and cmp.lines == sum(1 for _ in _trace_bytes(py_f)), cmp.problems
     assert _evals(mixed_r) == _evals(py_r)
+
+
+@pytest.mark.parametrize(("method", "kind"), [("finetune", "task"), ("joint", "task"), ("derpp", "profiling")])
+def test_other_methods_and_profiling_sessions_conform(tmp_path: Path, method: str, kind: str) -> None:
+    chain = Chain("er", True, tmp_path)
+    chain.spec = dataclasses.replace(chain.spec, train=dataclasses.replace(chain.spec.train, method=method))
+    runs = {}
+    for runner in ("python", "x86_64"):
+        last, folders, results = "", [], []
+        for t in chain.data.tasks:
+            folder = new_session(chain.spec, chain.root, chain.data, f"{runner}-t{t}", runtime=RUNTIME, tasks=[t], trace=True,
+                                 replay_dir=f"replay/{runner}", resume_from=last, kind=kind,
+                                 subset_fraction=0.5 if kind == "profiling" else 1.0)
+            result = run_session(runner, folder)
+            assert result["status"] == "ok", result["error"]
+            last = result["checkpoint"]
+            folders.append(folder)
+            results.append(result)
+        runs[runner] = (read_trace([f / "trace.jsonl" for f in folders]), _evals(results))
+    cmp = compare_traces(runs["python"][0], runs["x86_64"][0], LOSS_TOL)
+    assert cmp.ok and cmp.near_tie_at is None and cmp.lines == len(runs["python"][0]), cmp.problems
+    assert runs["python"][1] == runs["x86_64"][1]

@@ -1,6 +1,7 @@
 #include "policies.h"
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <limits>
 
@@ -9,20 +10,27 @@
 namespace edgecl {
 
 std::vector<int64_t> stable_top_k(const std::vector<double>& score, std::vector<int64_t> candidates, int64_t k) {
+  if (!std::is_sorted(candidates.begin(), candidates.end())) std::sort(candidates.begin(), candidates.end());
   k = std::max<int64_t>(0, std::min<int64_t>(k, static_cast<int64_t>(candidates.size())));
-  auto better = [&](int64_t a, int64_t b) {
-    const double sa = score[a], sb = score[b];
-    const bool na = std::isnan(sa), nb = std::isnan(sb);
-    if (na != nb) return nb;
-    if (!na && sa != sb) return sa > sb;
-    return a < b;
-  };
-  if (k < static_cast<int64_t>(candidates.size())) {
-    std::nth_element(candidates.begin(), candidates.begin() + k, candidates.end(), better);
-    candidates.resize(static_cast<size_t>(k));
+  if (k == static_cast<int64_t>(candidates.size())) return candidates;
+  if (k == 0) return {};
+  // The k-th largest score t, then every candidate above t and the lowest-index ones equal to t:
+  // the same set as a stable sort by score, in O(n). NaN ranks below every number.
+  auto key = [&](int64_t i) { return std::isnan(score[i]) ? -std::numeric_limits<double>::infinity() : score[i]; };
+  std::vector<double> values(candidates.size());
+  for (size_t j = 0; j < candidates.size(); ++j) values[j] = key(candidates[j]);
+  std::nth_element(values.begin(), values.begin() + (k - 1), values.end(), std::greater<double>());
+  const double t = values[k - 1];
+  int64_t above = 0;
+  for (int64_t c : candidates) above += key(c) > t ? 1 : 0;
+  int64_t equal_left = k - above;
+  std::vector<int64_t> out;
+  out.reserve(static_cast<size_t>(k));
+  for (int64_t c : candidates) {
+    const double v = key(c);
+    if (v > t || (v == t && equal_left-- > 0)) out.push_back(c);
   }
-  std::sort(candidates.begin(), candidates.end());
-  return candidates;
+  return out;
 }
 
 void DdrState::reset(int64_t n) {
@@ -128,18 +136,41 @@ void tdm_update_layer(float* weights, const float* g_prev, int64_t n, int64_t ch
   }
 }
 
-std::vector<float> dgm_layer_mask(const float* grad, const std::vector<float>& live, double ratio) {
-  const int64_t n = static_cast<int64_t>(live.size());
-  std::vector<double> score(static_cast<size_t>(n));
-  std::vector<int64_t> alive;
+std::vector<float> dgm_layer_mask(const float* grad, const float* live, int64_t n, double ratio) {
+  // |g| compared as float is double(|g|) compared (the conversion is exact and monotone); the
+  // selection is stable_top_k's threshold rule, branch-free over the layer as it runs every period.
+  auto key = [&](int64_t i) {
+    const float a = std::fabs(grad[i]);
+    return a == a ? a : -std::numeric_limits<float>::infinity();  // NaN ranks lowest
+  };
+  std::vector<float> values(static_cast<size_t>(n));
+  int64_t n_live = 0;
   for (int64_t i = 0; i < n; ++i) {
-    score[i] = static_cast<double>(std::fabs(grad[i]));
-    if (live[i] != 0.0f) alive.push_back(i);
+    values[n_live] = key(i);
+    n_live += live[i] != 0.0f ? 1 : 0;
   }
-  const int64_t n_live = static_cast<int64_t>(alive.size());
+  values.resize(static_cast<size_t>(n_live));
   const int64_t keep = n_live - static_cast<int64_t>(std::nearbyint(ratio * static_cast<double>(n_live)));
   std::vector<float> mask(static_cast<size_t>(n), 0.0f);
-  for (int64_t i : stable_top_k(score, alive, keep)) mask[i] = 1.0f;
+  if (keep <= 0) return mask;
+  float t = -std::numeric_limits<float>::infinity();
+  if (keep < n_live) {
+    std::nth_element(values.begin(), values.begin() + (keep - 1), values.end(), std::greater<float>());
+    t = values[keep - 1];
+  }
+  int64_t above = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const bool on = (live[i] != 0.0f) & ((keep == n_live) | (key(i) > t));
+    mask[i] = on ? 1.0f : 0.0f;
+    above += on ? 1 : 0;
+  }
+  // Units tied with the k-th score: the lowest indices fill what is left.
+  for (int64_t i = 0, left = keep - above; left > 0 && i < n; ++i) {
+    if (live[i] != 0.0f && key(i) == t) {
+      mask[i] = 1.0f;
+      --left;
+    }
+  }
   return mask;
 }
 

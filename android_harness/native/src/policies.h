@@ -47,9 +47,9 @@ void tdm_update_layer(float* weights, const float* g_prev, int64_t n, int64_t ch
 /// numpy's pairwise float64 sum of n values (np.add.reduce over a contiguous axis).
 double pairwise_sum(const double* a, int64_t n);
 
-/// DGM's mask of one layer (section 9): among live units keep n_live - round(ratio * n_live) by
-/// stable top-k of |g| (double); 1 there, 0 elsewhere.
-std::vector<float> dgm_layer_mask(const float* grad, const std::vector<float>& live, double ratio);
+/// DGM's mask of one layer of n weights (section 9): among live units (`live` != 0) keep
+/// n_live - round(ratio * n_live) by stable top-k of |g|; 1 there, 0 elsewhere.
+std::vector<float> dgm_layer_mask(const float* grad, const float* live, int64_t n, double ratio);
 
 /// The DGM refresh clock.
 struct DgmState {

@@ -53,7 +53,32 @@ void SwapWorker::submit(std::vector<SwapChange> plan) {
     done_ = false;
   }
   pending_ = true;
-  cv_.notify_all();
+  cv_.notify_one();
+}
+
+bool SwapWorker::changes_any(const std::vector<int64_t>& slots) const {
+  if (!pending_) return false;
+  for (const auto& change : plan_) {
+    for (int64_t s : slots) {
+      if (s == change.slot) return true;
+    }
+  }
+  return false;
+}
+
+void SwapWorker::read_plan(const std::vector<SwapChange>& plan, std::vector<StoredSample>* out, Error* err,
+                           double* secs) const {
+  const auto t0 = std::chrono::steady_clock::now();
+  out->clear();
+  for (const auto& change : plan) {
+    auto sample = storage_->read(change.ref.first, change.ref.second);
+    if (!sample.ok()) {
+      *err = sample.error();
+      break;
+    }
+    out->push_back(std::move(*sample));
+  }
+  *secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 void SwapWorker::run() {
@@ -64,18 +89,10 @@ void SwapWorker::run() {
     has_job_ = false;
     const std::vector<SwapChange> plan = plan_;
     lock.unlock();
-    const auto t0 = std::chrono::steady_clock::now();
     std::vector<StoredSample> read;
     Error err;
-    for (const auto& change : plan) {
-      auto sample = storage_->read(change.ref.first, change.ref.second);
-      if (!sample.ok()) {
-        err = sample.error();
-        break;
-      }
-      read.push_back(std::move(*sample));
-    }
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    double secs = 0.0;
+    read_plan(plan, &read, &err, &secs);
     lock.lock();
     read_ = std::move(read);
     error_ = err;
@@ -88,6 +105,14 @@ void SwapWorker::run() {
 Result<int64_t> SwapWorker::apply(EpisodicMemory* em, double* seconds) {
   if (!pending_) return int64_t{0};
   std::unique_lock<std::mutex> lock(mu_);
+  if (has_job_) {  // the thread has not started it: read it here instead of waiting for the scheduler
+    has_job_ = false;
+    lock.unlock();
+    error_ = Error();
+    read_plan(plan_, &read_, &error_, &seconds_);
+    lock.lock();
+    done_ = true;
+  }
   cv_.wait(lock, [this] { return done_; });
   pending_ = false;
   done_ = false;

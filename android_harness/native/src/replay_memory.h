@@ -67,7 +67,9 @@ struct SwapChange {
   RecordRef ref;
 };
 
-/// Reads planned swaps on a background thread; at most one plan in flight.
+/// Reads planned swaps on a background thread; at most one plan in flight. When the step is faster
+/// than the thread gets scheduled, apply() reads a plan the thread has not started itself, so a
+/// busy CPU never makes the step wait (the result is the same either way).
 class SwapWorker final {
  public:
   explicit SwapWorker(const StorageTier* storage);
@@ -78,12 +80,16 @@ class SwapWorker final {
   /// Start reading `plan` (a plan still in flight must have been applied).
   void submit(std::vector<SwapChange> plan);
   bool pending() const { return pending_; }
+  /// Whether the plan in flight changes one of `slots` (EM slot numbers).
+  bool changes_any(const std::vector<int64_t>& slots) const;
   /// Wait for the plan in flight and write it into `em`; returns the slots changed (0 if none)
   /// and adds the reading time to *seconds.
   Result<int64_t> apply(EpisodicMemory* em, double* seconds);
 
  private:
   void run();
+  /// Read `plan` (no lock held); the records, or the first error.
+  void read_plan(const std::vector<SwapChange>& plan, std::vector<StoredSample>* out, Error* err, double* secs) const;
 
   const StorageTier* storage_;
   std::thread thread_;

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 
 #include "fileio.h"
 #include "resources.h"
@@ -70,6 +72,10 @@ SessionOutcome Session::run() {
   r["checkpoint"] = ckpt.empty() ? OrderedJson(nullptr) : OrderedJson(relative(ckpt));
   r["t_start"] = started;
   r["t_end"] = monotonic_seconds();
+  if (const char* profile = std::getenv("EDGECL_PROFILE")) {
+    const Error w = profile_.write(profile);
+    if (!w.ok()) std::fprintf(stderr, "edgecl-runner: %s\n", w.message().c_str());
+  }
   OrderedJson end = obj();
   end["status"] = status;
   emit("session_end", end);
@@ -217,6 +223,7 @@ Error Session::train_task(int64_t task) {
     const int64_t steps = order.steps(), pool = static_cast<int64_t>(order.perm.size());
     if (steps == 0) EDGECL_RETURN_IF_ERROR(end_epoch(task, 0, t0));  // an empty pool: an epoch of zero steps
     for (int64_t k = st_.batch; k < steps; ++k) {
+      profile_.start();
       EDGECL_RETURN_IF_ERROR(step(task, order, k));
       st_.batch = k + 1;
       if (st_.batch == steps) EDGECL_RETURN_IF_ERROR(end_epoch(task, pool, t0));
@@ -236,6 +243,8 @@ Error Session::train_task(int64_t task) {
           return Error();
         }
       }
+      profile_.mark(StepProfile::kBetween);
+      profile_.count_step();
     }
   }
   EDGECL_RETURN_IF_ERROR(apply_swap());
@@ -280,7 +289,7 @@ Error Session::tdm_update(int64_t task, int64_t epoch, const TdmEvent& ev) {
                      spec_.sparcl.structured, spec_.sparcl.tdm_lambda, ev.drop_to, ev.grow_to, grow, &live, &kept);
     std::copy(live.begin(), live.end(), masks[l].data);
     opt_->clear_where(mask_param_[l], kept);
-    hashes[prog_->signature().mask_names[l]] = mask_hash(live.data(), live.size());
+    if (trace_->enabled()) hashes[prog_->signature().mask_names[l]] = mask_hash(live.data(), live.size());
     int64_t on = 0;
     for (float v : live) on += v != 0.0f ? 1 : 0;
     density += static_cast<double>(on) / static_cast<double>(live.size());

@@ -17,6 +17,7 @@
 #include "events.h"
 #include "optimizer.h"
 #include "policies.h"
+#include "profile.h"
 #include "pool.h"
 #include "replay_memory.h"
 #include "replay_store.h"
@@ -86,6 +87,7 @@ class Session final {
   std::vector<std::pair<size_t, size_t>> norm_buffers_;  // BatchNorm layer -> (mean, var) buffer index
   std::vector<float> norm_momentum_;
   RowWeights weights_;
+  std::unique_ptr<StepBatch> rows_;  // the step's input rows, reused every step
   bool replay_ = false;  // er / derpp: epochs run over EM ∪ SB
 
   // Position and results (state.json).
@@ -103,6 +105,7 @@ class Session final {
   std::vector<std::vector<float>> restored_grad_prev_;
   std::map<int64_t, Shard> test_shards_;
   double last_resources_ = -1e300;
+  StepProfile profile_;
   int64_t swapped_ = 0;
   double swap_seconds_ = 0.0;
 };

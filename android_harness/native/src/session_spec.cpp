@@ -131,12 +131,6 @@ void validate(const SessionSpec& s, std::vector<std::string>* p) {
   range("sparcl.tdm_swap", sp.tdm_swap, 0, false, 1, true);
   range("sparcl.tdm_freeze_after", sp.tdm_freeze_after, 0, true, 1, false);
   range("sparcl.ddr_fraction", sp.ddr_fraction, 0, false, 1, true);
-  for (double f : sp.ddr_steps) {
-    if (!(f > 0.0 && f < 1.0)) {
-      p->push_back("sparcl.ddr_steps: expected fractions of a task's epochs in (0, 1)");
-      break;
-    }
-  }
   range("sparcl.dgm_ratio", sp.dgm_ratio, 0, false, 1, true);
   range("sparcl.dgm_period", static_cast<double>(sp.dgm_period), 1, false, kInf, false);
   range("checkpoint_every", static_cast<double>(s.checkpoint_every), 0, false, kInf, false);
@@ -144,6 +138,13 @@ void validate(const SessionSpec& s, std::vector<std::string>* p) {
   range("step_event_every", static_cast<double>(s.step_event_every), 0, false, kInf, false);
   range("resources_every_s", s.resources_every_s, 0, true, kInf, false);
   range("subset_fraction", s.subset_fraction, 0, true, 1, false);
+  if (!p->empty()) return;  // cross-field checks only on a spec whose fields are all good (as spec_schema)
+  for (double f : sp.ddr_steps) {
+    if (!(f > 0.0 && f < 1.0)) {
+      p->push_back("sparcl.ddr_steps: expected fractions of a task's epochs in (0, 1)");
+      break;
+    }
+  }
   if (s.tasks.empty()) p->push_back("tasks: expected at least one task index");
   std::set<int64_t> distinct(s.tasks.begin(), s.tasks.end());
   bool negative = false;

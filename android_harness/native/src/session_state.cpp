@@ -87,6 +87,7 @@ Error Session::setup() {
   if (!o.ok()) return o.error().with_context(mpath);
   opt_.emplace(std::move(o.get()));
   weights_ = {spec_.train.method, spec_.train.alpha, spec_.train.beta, spec_.train.current_task_logits_only};
+  rows_ = std::make_unique<StepBatch>(batch_, numel_, classes_);
   replay_ = spec_.train.method == "er" || spec_.train.method == "derpp";
   const int64_t n_logits = spec_.train.method == "derpp" ? classes_ : 0;
   sb_ = StreamBuffer(numel_, n_logits);

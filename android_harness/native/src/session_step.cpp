@@ -2,7 +2,6 @@
 // statistics, DDR observation, swap plan, counters). See session.h.
 #include <algorithm>
 #include <cmath>
-#include <set>
 
 #include "session.h"
 
@@ -22,16 +21,28 @@ Error Session::apply_swap() {
 }
 
 Error Session::step(int64_t task, const EpochOrder& order, int64_t k) {
-  EDGECL_RETURN_IF_ERROR(apply_swap());
+  // 4.1: the swap planned at the previous step. Its records are only needed now when this step's
+  // rows use a swapped slot; otherwise the reader keeps going during forward_backward and the swap
+  // is applied right after it (no row of this step can tell the difference).
   const std::vector<int64_t> entries = order.step_entries(k);
-  StepBatch b(batch_, numel_, classes_);
+  std::vector<int64_t> em_rows;
+  for (int64_t e : entries) {
+    if (e >= sb_.size()) em_rows.push_back(e - sb_.size());
+  }
+  if (swap_->changes_any(em_rows)) EDGECL_RETURN_IF_ERROR(apply_swap());
+  profile_.mark(StepProfile::kSwapWait);
+  StepBatch& b = *rows_;
   fill_step(entries, sb_, em_, task_classes_, weights_, &b);
   std::vector<InputTensor> inputs = {
       {b.x.data(), DType::Float32, b.x.size()},           {b.y.data(), DType::Int64, b.y.size()},
       {b.logit_mask.data(), DType::Float32, b.logit_mask.size()}, {b.ce_weight.data(), DType::Float32, b.ce_weight.size()},
       {b.target.data(), DType::Float32, b.target.size()}, {b.mse_weight.data(), DType::Float32, b.mse_weight.size()}};
   for (const auto& m : prog_->masks()) inputs.push_back({m.data, DType::Float32, m.numel});
+  profile_.mark(StepProfile::kRows);
   EDGECL_RETURN_IF_ERROR(prog_->forward_backward(inputs));
+  profile_.mark(StepProfile::kForwardBackward);
+  EDGECL_RETURN_IF_ERROR(apply_swap());
+  profile_.mark(StepProfile::kSwapWait);
   const float loss = prog_->loss();
   const ConstTensorRef logits = prog_->output(1);
   const auto& grads = prog_->grads();
@@ -42,9 +53,11 @@ Error Session::step(int64_t task, const EpochOrder& order, int64_t k) {
       OrderedJson hashes = obj();
       for (size_t l = 0; l < mask_param_.size(); ++l) {
         const auto& m = prog_->masks()[l];
-        dgm_.masks.push_back(dgm_layer_mask(grads[mask_param_[l]].data, std::vector<float>(m.data, m.data + m.numel),
+        dgm_.masks.push_back(dgm_layer_mask(grads[mask_param_[l]].data, m.data, static_cast<int64_t>(m.numel),
                                             spec_.sparcl.dgm_ratio));
-        hashes[prog_->signature().mask_names[l]] = mask_hash(dgm_.masks[l].data(), dgm_.masks[l].size());
+        if (trace_->enabled()) {
+          hashes[prog_->signature().mask_names[l]] = mask_hash(dgm_.masks[l].data(), dgm_.masks[l].size());
+        }
       }
       dgm_.has_masks = true;
       dgm_.steps_since_refresh = 0;
@@ -57,9 +70,11 @@ Error Session::step(int64_t task, const EpochOrder& order, int64_t k) {
     }
     for (size_t l = 0; l < mask_param_.size(); ++l) grad_masks[mask_param_[l]] = dgm_.masks[l].data();
   }
+  profile_.mark(StepProfile::kDgm);
   has_grad_prev_ = true;  // g_prev is now this step's raw gradient, held by the program
   restored_grad_prev_.clear();
   opt_->step(prog_->params(), grads, grad_masks, spec_.train.lr);
+  profile_.mark(StepProfile::kOptimizer);
   for (size_t i = 0; i < norm_buffers_.size(); ++i) {
     const float m = norm_momentum_[i], keep = 1.0f - m;
     for (int j = 0; j < 2; ++j) {
@@ -68,6 +83,7 @@ Error Session::step(int64_t task, const EpochOrder& order, int64_t k) {
       for (size_t e = 0; e < buf.numel; ++e) buf.data[e] = keep * buf.data[e] + m * stat.data[e];
     }
   }
+  profile_.mark(StepProfile::kNormStats);
   const int64_t n_sb = sb_.size();
   for (int64_t i = 0; i < batch_; ++i) {
     const int64_t e = entries[i];
@@ -76,15 +92,20 @@ Error Session::step(int64_t task, const EpochOrder& order, int64_t k) {
     if (spec_.sparcl.ddr_on()) ddr_.observe(e, masked_argmax(row, b.logit_mask.data() + i * classes_, classes_) == b.y[i]);
     if (sb_.data.n_logits > 0) std::copy(row, row + classes_, sb_.data.logits_row(e));
   }
-  OrderedJson line = obj();
-  line["k"] = "step";
-  line["task"] = task;
-  line["epoch"] = st_.epoch;
-  line["step"] = st_.task_step;
-  line["ids"] = b.ids;
-  line["loss"] = float_bits(loss);
-  EDGECL_RETURN_IF_ERROR(trace_->write(line));
+  profile_.mark(StepProfile::kObserve);
+  if (trace_->enabled()) {
+    OrderedJson line = obj();
+    line["k"] = "step";
+    line["task"] = task;
+    line["epoch"] = st_.epoch;
+    line["step"] = st_.task_step;
+    line["ids"] = b.ids;
+    line["loss"] = float_bits(loss);
+    EDGECL_RETURN_IF_ERROR(trace_->write(line));
+  }
+  profile_.mark(StepProfile::kTrace);
   EDGECL_RETURN_IF_ERROR(plan_swap(task, entries));
+  profile_.mark(StepProfile::kSwapPlan);
   st_.epoch_loss_sum += static_cast<double>(loss);
   st_.epoch_loss_n += 1;
   st_.task_step += 1;
@@ -105,34 +126,36 @@ Error Session::plan_swap(int64_t task, const std::vector<int64_t>& entries) {
   if (!replay_ || ratio <= 0.0 || storage_->size() == 0 || st_.task_step % spec_.replay.swap_period != 0) {
     return Error();
   }
-  std::set<int64_t> distinct;
+  std::vector<int64_t> u;  // the step's distinct EM slots, ascending
   for (int64_t e : entries) {
-    if (e >= sb_.size()) distinct.insert(e - sb_.size());
+    if (e >= sb_.size()) u.push_back(e - sb_.size());
   }
-  const std::vector<int64_t> u(distinct.begin(), distinct.end());
+  std::sort(u.begin(), u.end());
+  u.erase(std::unique(u.begin(), u.end()), u.end());
   const auto c = static_cast<int64_t>(u.size());
   const int64_t n = std::min<int64_t>(c, static_cast<int64_t>(std::ceil(ratio * static_cast<double>(c) - 1e-9)));
-  Stream rs(spec_.seed, Purpose::kSwap, static_cast<uint64_t>(task), static_cast<uint64_t>(st_.task_step));
   if (n == 0) return Error();
+  Stream rs(spec_.seed, Purpose::kSwap, static_cast<uint64_t>(task), static_cast<uint64_t>(st_.task_step));
   std::vector<int64_t> chosen;
   for (int64_t j : rs.sample(c, n)) chosen.push_back(u[j]);
   std::sort(chosen.begin(), chosen.end());
   std::vector<SwapChange> plan;
-  OrderedJson triples = OrderedJson::array();
   for (int64_t s : chosen) {
     const int64_t cls = em_.refs[s].first, n_cls = storage_->count(cls);
     if (n_cls <= 0) continue;
-    const auto kk = static_cast<int64_t>(rs.below(static_cast<uint64_t>(n_cls)));
-    plan.push_back({s, {cls, kk}});
-    triples.push_back({s, cls, kk});
+    plan.push_back({s, {cls, static_cast<int64_t>(rs.below(static_cast<uint64_t>(n_cls)))}});
   }
   if (plan.empty()) return Error();
-  OrderedJson line = obj();
-  line["k"] = "swap";
-  line["task"] = task;
-  line["step"] = st_.task_step;
-  line["plan"] = triples;
-  EDGECL_RETURN_IF_ERROR(trace_->write(line));
+  if (trace_->enabled()) {
+    OrderedJson triples = OrderedJson::array();
+    for (const auto& change : plan) triples.push_back({change.slot, change.ref.first, change.ref.second});
+    OrderedJson line = obj();
+    line["k"] = "swap";
+    line["task"] = task;
+    line["step"] = st_.task_step;
+    line["plan"] = triples;
+    EDGECL_RETURN_IF_ERROR(trace_->write(line));
+  }
   swap_->submit(std::move(plan));
   return Error();
 }
