@@ -46,9 +46,13 @@ def adb_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerAddre
 
 @pytest.fixture(scope="session")
 def edgecl_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Profile cache and vphone state go to a temp folder, not the user's ~/.cache."""
+    """Profile cache and vphone state go to a temp folder, not the user's ~/.cache; native runner builds
+    (host artefacts, cached by source hash) stay shared with the user's home, so none is rebuilt here."""
     home = tmp_path_factory.mktemp("edgecl_home")
     old = os.environ.get("EDGECL_HOME")
+    shared = (Path(old).expanduser() if old else Path.home() / ".cache" / "edgecl") / "native"
+    shared.mkdir(parents=True, exist_ok=True)
+    (home / "native").symlink_to(shared, target_is_directory=True)
     os.environ["EDGECL_HOME"] = str(home)
     yield home
     if old is None:
