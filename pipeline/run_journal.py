@@ -90,13 +90,15 @@ class RunJournal:
     def completed(self, task: int) -> "TaskRun | None":
         """The task's TaskRun when an earlier attempt completed it (its session folder is on the host)."""
         from pipeline.experiment import TaskRun
+        from pipeline.task_config import TaskConfig
 
         path = self._record_path(task)
         if not path.is_file():
             return None
         rec = json.loads(path.read_text())
-        return TaskRun(rec["task"], rec["session_id"], ReplaySpec(**rec["replay"]), rec["result"], rec["seconds"],
-                       rec["energy_j"], list(rec["notes"]))
+        config = TaskConfig(ReplaySpec(**rec["config"]["replay"]), rec["config"]["sparsity"], rec["config"]["ddr_fraction"])
+        return TaskRun(rec["task"], rec["session_id"], config, rec["result"], rec["seconds"], rec["energy_j"],
+                       list(rec["notes"]))
 
     def before_task(self, run: "DeviceRun", task: int) -> None:
         """Tell the listener; drop what an unfinished pull of this task left; when the last completed task
@@ -120,7 +122,7 @@ class RunJournal:
         if self.movable and store_is_read(run.spec):
             self._copy_store(run)
         p = run.device.profile
-        rec = {**asdict(task_run), "replay": asdict(task_run.replay),
+        rec = {**asdict(task_run),
                "device": {"key": device_key(run), "serial": run.device.serial, "model": p.model,
                           "gauge": gauge_of(run), "simulated": p.simulated}}
         write_text_atomic(self._record_path(task_run.task), json.dumps(rec, indent=1, default=str))
