@@ -22,7 +22,7 @@ from android_harness.deploy import deploy
 from android_harness.device.backends.manifest import MANIFEST_FORMAT
 from android_harness.device.fileio import sha256_file
 from android_harness.device.session_spec import SessionSpec
-from android_harness.runner_choice import RunnerChoice, choose_runner
+from android_harness.runner_choice import RunnerChoice, choose_runner, default_runner
 from models.user_model import model_label
 from pipeline.config import ExperimentSpec, parse_spec
 from pipeline.experiment_prep import DataInfo, export_request, session_spec, write_shards
@@ -153,6 +153,8 @@ def prepare_device_run(spec: ExperimentSpec, device: AndroidDevice, run_id: str,
     deploy(device, data.folder / DEPLOY_MANIFEST, name=data.folder.name, remote_dir=device.storage_path(data_rel),
            show_progress=progress)
     runner_sha = deploy_runner(device, runner, cache, progress)
+    if runner.kind == "native" and device.profile.python_cmd:   # sessions started by hand default to the Python runner there
+        deploy_runner(device, default_runner(device.profile), cache, progress)
     run = DeviceRun(spec, device, run_id, runtime, data, Path(), "", data_rel, f"replay/{run_id}", runner_sha,
                     reconnect=reconnect, served=served, runner=runner)
     run.model_rel = run.deploy_model(spec, cache, progress)
