@@ -31,13 +31,14 @@ class AdbTimeout(DeviceError):
 
 
 class SessionError(EdgeclError):
-    """A training session failed; ``phase`` is one of precheck, start, protocol, died."""
+    """A training session failed; ``phase`` is one of precheck, start, protocol, died; ``cause`` says what
+    ended a stream (exited, stopped, silent, events_missing, events_truncated, no_session_end)."""
 
     PHASES = ("precheck", "start", "protocol", "died")
 
-    def __init__(self, phase: str, message: str, session_id: str | None = None) -> None:
+    def __init__(self, phase: str, message: str, session_id: str | None = None, cause: str | None = None) -> None:
         assert phase in self.PHASES, phase
-        self.phase, self.session_id = phase, session_id
+        self.phase, self.session_id, self.cause = phase, session_id, cause
         sid = f" {session_id}" if session_id else ""
         super().__init__(f"session{sid} {phase}: {message}")
 
