@@ -32,7 +32,7 @@ def running(python_device: AndroidDevice, request: pytest.FixtureRequest) -> tup
     run = prepare_device_run(spec, device, f"faults-{request.node.name[:20]}-{int(time.time())}", runtime="ort",
                              progress=False)
     driver = SessionDriver(device, served=False)
-    handle = driver.start(run.session_spec(f"{run.run_id}-t0", run.data.tasks[:1], replay=spec.replay))
+    handle = driver.start(run.session_spec(f"{run.run_id}-t0", run.data.tasks[:1]))
     deadline = time.monotonic() + 120
     while not any(e["type"] == "epoch" for e in handle.events):
         driver.poll(handle)

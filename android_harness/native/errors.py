@@ -1,7 +1,7 @@
 """Errors of the native runner build: part of the one ``EdgeclError`` tree (``pipeline/errors.py``)."""
 from __future__ import annotations
 
-from pipeline.errors import EdgeclError
+from android_harness.device.errors import EdgeclError
 
 
 class NativeBuildError(EdgeclError):

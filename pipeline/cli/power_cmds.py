@@ -89,7 +89,7 @@ def report(results_dir: Path = typer.Argument(..., help="a results/<name>-<time>
     files = write_report(results_dir, allow_charging=allow_charging)
     missing = [k for k, v in files.figures.items() if v is None]
     _out.print(f"report: {files.html}" + (" (simulated)" if files.simulated else ""))
-    _out.print(f"trace:  {files.trace_json}  (open in https://ui.perfetto.dev)")
+    _out.print(f"trace:  {files.trace_json}  (open in https://ui.perfetto.dev)" if files.trace_json else "trace:  not written (the report says why)")
     _out.print(f"tables: {', '.join(files.tables)}")
     if missing:
         _out.print(f"[yellow]no data for:[/] {', '.join(missing)}")

@@ -85,7 +85,6 @@ def build_trace_events(data: ResultsData) -> dict[str, Any]:
     label = " (simulated)" if data.simulated else ""
     times = [float(s.trace.t[0]) for s in data.sessions if s.trace is not None and len(s.trace)]
     times += [float(e["t"]) for s in data.sessions for e in s.events[:1]]
-    origin = min(times) if times else 0.0
     events: list[dict[str, Any]] = [
         _meta("process_name", 0, f"edgecl device{label}"),
         _meta("thread_name", TID_SESSIONS, "sessions"), _meta("thread_name", TID_TASKS, "tasks"),
@@ -106,6 +105,8 @@ def build_trace_events(data: ResultsData) -> dict[str, Any]:
                 slices[g.kind].append((g.t0, g.t1, {"name": g.name, "cat": g.kind,
                                                     "args": {"session_id": s.session_id, "energy_j": None,
                                                              "simulated": data.simulated}}))
+    times += [t0 for kind in slices.values() for t0, _, _ in kind]   # a phase may start before the first event
+    origin = min(times) if times else 0.0
     phase_tids = set()
     for kind, tid in (("session", TID_SESSIONS), ("task", TID_TASKS), ("phase", TID_PHASES)):
         for lane_tid, t0, t1, ev in _lanes(slices[kind], tid):

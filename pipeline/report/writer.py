@@ -23,7 +23,7 @@ from pipeline.report.trace_json import write_trace_json
 @dataclass(frozen=True)
 class ReportFiles:
     html: Path
-    trace_json: Path
+    trace_json: Path | None   # None when the timeline would not load in a trace viewer (the page says why)
     folder: Path
     figures: dict[str, str | None]
     tables: list[str]
@@ -81,8 +81,12 @@ def write_report(results_dir: str | Path, allow_charging: bool = False) -> Repor
     }
     tables = write_tables(data, out, points)
     write_energy_csv(data.energy_rows, data.folder / "energy.csv")     # the results folder's own (contracts.md)
-    trace = write_trace_json(data, data.folder / "trace.json")
-    page = render_html(data, figures, tables, _headline(data), "../trace.json", run_header(data),
+    try:
+        trace = write_trace_json(data, data.folder / "trace.json")
+    except ValueError as exc:   # a timeline the trace viewers would refuse: the page says so instead of failing
+        trace = None
+        data.problems.append(f"trace.json not written: {exc}")
+    page = render_html(data, figures, tables, _headline(data), "../trace.json" if trace else "", run_header(data),
                        {k: why for k, why in not_drawn(data).items() if figures.get(k) is None})
     html_path = out / "index.html"
     write_text_atomic(html_path, page)
