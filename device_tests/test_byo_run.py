@@ -64,7 +64,6 @@ args = {{ width = 6 }}
 method = "er"
 epochs = 1
 batch_size = 8
-buffer_batch_size = 8
 
 [replay]
 em_size = 20
@@ -128,7 +127,7 @@ def test_cancel_a_running_then_a_finished_session(runner_device: AndroidDevice, 
     run = prepare_device_run(spec, runner_device, "cli-cancel", runtime="ort", progress=False)
     driver = SessionDriver(runner_device)
     sid = f"cli-cancel-{int(time.time())}"
-    handle = driver.start(run.session_spec(sid, [0], replay=spec.replay))
+    handle = driver.start(run.session_spec(sid, [0]))
     while not any(e["type"] == "epoch" for e in driver.poll(handle).events + handle.events):
         time.sleep(0.2)
     code, out = _cli(["cancel", sid, "--serial", runner_device.serial])
@@ -144,7 +143,8 @@ def test_vphone_stop_removes_its_home_unless_keep(adb_server: ServerAddress, edg
     monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(adb_server.port))
     monkeypatch.delenv("ADB_SERVER_SOCKET", raising=False)
     for keep in (False, True):
-        code, serial = _cli(["vphone", "start"])
+        code, out = _cli(["vphone", "start"])
+        serial = out.split()[-1] if out.split() else ""   # the last line is the serial (after the adb server's)
         assert code == 0 and serial.startswith("127.0.0.1:")
         home = edgecl_home / "vphones" / f"home-{serial.rsplit(':', 1)[1]}"
         assert (home / "props.json").is_file()
