@@ -18,8 +18,8 @@ For ER and DER++, SparCL off and on (TDM + DDR + DGM; sessions long enough for >
     killed (SIGKILL) right after a random checkpoint and resumed — trace, evaluations and final
     arrays byte-identical; and a chain that alternates runners (Python, native, Python) hands
     checkpoints over and conforms like (a).
-(d) fine-tuning, joint training and Miro's profiling sessions (subset of SB and EM, read-only
-    storage tier) conform like (a).
+(d) fine-tuning, joint training, Miro's profiling sessions (subset of SB and EM, read-only
+    storage tier) and structured TDM (channel units, dead channels' biases at 0) conform like (a).
 """
 from __future__ import annotations
 
@@ -53,9 +53,9 @@ RUNTIME = "executorch"
 class Chain:
     """Sessions of one spec under one storage root: each layout has its own replay store."""
 
-    def __init__(self, method: str, sparcl: bool, root: Path) -> None:
-        self.spec, self.root, self.sparcl = conf_spec(method, sparcl), root, sparcl
-        self.data = build_root(self.spec, root, RUNTIME)
+    def __init__(self, spec, root: Path) -> None:
+        self.spec, self.root, self.sparcl = spec, root, spec.sparcl.enabled
+        self.data = build_root(spec, root, RUNTIME)
 
     def session(self, sid: str, tasks: list[int], layout: str, resume_from: str = "", **overrides) -> Path:
         return new_session(self.spec, self.root, self.data, sid, runtime=RUNTIME, tasks=tasks, trace=True,
@@ -141,7 +141,7 @@ def _check_coverage(trace: list[dict], sparcl: bool, tasks: list[int]) -> None:
 @pytest.fixture(scope="module", params=CONFIGS, ids=IDS)
 def chain(request, tmp_path_factory):
     method, sparcl = request.param
-    chain = Chain(method, sparcl, tmp_path_factory.mktemp(f"native-{method}-{sparcl}"))
+    chain = Chain(conf_spec(method, sparcl), tmp_path_factory.mktemp(f"native-{method}-{sparcl}"))
     n = len(chain.data.tasks)
     chain.python = chain.per_task("py", ["python"] * n)
     chain.x86 = chain.per_task("nx", ["x86_64"] * n)
@@ -197,10 +197,13 @@ def test_runners_hand_checkpoints_over(chain) -> None:
     assert _evals(mixed_r) == _evals(py_r)
 
 
-@pytest.mark.parametrize(("method", "kind"), [("finetune", "task"), ("joint", "task"), ("derpp", "profiling")])
-def test_other_methods_and_profiling_sessions_conform(tmp_path: Path, method: str, kind: str) -> None:
-    chain = Chain("er", True, tmp_path)
-    chain.spec = dataclasses.replace(chain.spec, train=dataclasses.replace(chain.spec.train, method=method))
+@pytest.mark.parametrize(("method", "kind", "structured"), [("finetune", "task", False), ("joint", "task", False),
+                                                            ("derpp", "profiling", False), ("derpp", "task", True)])
+def test_more_session_kinds_conform(tmp_path: Path, method: str, kind: str, structured: bool) -> None:
+    spec = conf_spec("er", True)
+    spec = dataclasses.replace(spec, train=dataclasses.replace(spec.train, method=method),
+                               sparcl=dataclasses.replace(spec.sparcl, structured=structured))
+    chain = Chain(spec, tmp_path)
     runs = {}
     for runner in ("python", "x86_64"):
         last, folders, results = "", [], []

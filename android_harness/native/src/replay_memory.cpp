@@ -56,16 +56,6 @@ void SwapWorker::submit(std::vector<SwapChange> plan) {
   cv_.notify_one();
 }
 
-bool SwapWorker::changes_any(const std::vector<int64_t>& slots) const {
-  if (!pending_) return false;
-  for (const auto& change : plan_) {
-    for (int64_t s : slots) {
-      if (s == change.slot) return true;
-    }
-  }
-  return false;
-}
-
 void SwapWorker::read_plan(const std::vector<SwapChange>& plan, std::vector<StoredSample>* out, Error* err,
                            double* secs) const {
   const auto t0 = std::chrono::steady_clock::now();

@@ -80,8 +80,6 @@ class SwapWorker final {
   /// Start reading `plan` (a plan still in flight must have been applied).
   void submit(std::vector<SwapChange> plan);
   bool pending() const { return pending_; }
-  /// Whether the plan in flight changes one of `slots` (EM slot numbers).
-  bool changes_any(const std::vector<int64_t>& slots) const;
   /// Wait for the plan in flight and write it into `em`; returns the slots changed (0 if none)
   /// and adds the reading time to *seconds.
   Result<int64_t> apply(EpisodicMemory* em, double* seconds);

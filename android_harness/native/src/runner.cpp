@@ -294,6 +294,7 @@ Error Session::tdm_update(int64_t task, int64_t epoch, const TdmEvent& ev) {
     for (float v : live) on += v != 0.0f ? 1 : 0;
     density += static_cast<double>(on) / static_cast<double>(live.size());
   }
+  zero_dead_biases();
   st_.tdm_frozen = ev.freeze;
   dgm_.clear();
   OrderedJson e = obj();

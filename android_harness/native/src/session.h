@@ -53,7 +53,8 @@ class Session final {
   Error epoch_start(int64_t task, int64_t epoch);
   Error tdm_update(int64_t task, int64_t epoch, const TdmEvent& ev);
   Error step(int64_t task, const EpochOrder& order, int64_t k);
-  Error plan_swap(int64_t task, const std::vector<int64_t>& entries);
+  Error plan_swap(int64_t task, const std::vector<int64_t>& entries, std::vector<SwapChange>* plan);
+  void zero_dead_biases();
   Error apply_swap();
   Error end_epoch(int64_t task, int64_t pool_size, double t0);
   Error finish_task(int64_t task);
@@ -84,6 +85,7 @@ class Session final {
   // Shapes and the signature's names mapped to indices.
   int64_t batch_ = 0, classes_ = 0, numel_ = 0;
   std::vector<size_t> mask_param_;           // masked layer -> index in params()
+  std::vector<std::pair<size_t, size_t>> dead_bias_;  // structured TDM: (masked layer, its bias's param index)
   std::vector<std::pair<size_t, size_t>> norm_buffers_;  // BatchNorm layer -> (mean, var) buffer index
   std::vector<float> norm_momentum_;
   RowWeights weights_;

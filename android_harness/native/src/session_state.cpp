@@ -59,6 +59,15 @@ Error Session::setup() {
     if (i == sig.parameter_names.size()) return invalid(mpath + ": mask " + name + " is not a parameter");
     mask_param_.push_back(i);
   }
+  // Structured TDM: a non-live channel's bias is kept at 0 too (docs/semantics.md 8).
+  for (size_t l = 0; spec_.sparcl.tdm_on() && spec_.sparcl.structured && l < sig.mask_names.size(); ++l) {
+    const std::string& w = sig.mask_names[l];
+    if (w.size() < 6 || w.compare(w.size() - 6, 6, "weight") != 0) continue;
+    const std::string bias = w.substr(0, w.size() - 6) + "bias";
+    for (size_t i = 0; i < sig.parameter_names.size(); ++i) {
+      if (sig.parameter_names[i] == bias) dead_bias_.emplace_back(l, i);
+    }
+  }
   for (const auto& layer : sig.norm_stats) {
     auto find = [&](const std::string& n) {
       size_t i = 0;

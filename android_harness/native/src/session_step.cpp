@@ -21,15 +21,9 @@ Error Session::apply_swap() {
 }
 
 Error Session::step(int64_t task, const EpochOrder& order, int64_t k) {
-  // 4.1: the swap planned at the previous step. Its records are only needed now when this step's
-  // rows use a swapped slot; otherwise the reader keeps going during forward_backward and the swap
-  // is applied right after it (no row of this step can tell the difference).
+  // 4.1: the swap planned at the previous step (its records were read during that step).
+  EDGECL_RETURN_IF_ERROR(apply_swap());
   const std::vector<int64_t> entries = order.step_entries(k);
-  std::vector<int64_t> em_rows;
-  for (int64_t e : entries) {
-    if (e >= sb_.size()) em_rows.push_back(e - sb_.size());
-  }
-  if (swap_->changes_any(em_rows)) EDGECL_RETURN_IF_ERROR(apply_swap());
   profile_.mark(StepProfile::kSwapWait);
   StepBatch& b = *rows_;
   fill_step(entries, sb_, em_, task_classes_, weights_, &b);
@@ -39,10 +33,13 @@ Error Session::step(int64_t task, const EpochOrder& order, int64_t k) {
       {b.target.data(), DType::Float32, b.target.size()}, {b.mse_weight.data(), DType::Float32, b.mse_weight.size()}};
   for (const auto& m : prog_->masks()) inputs.push_back({m.data, DType::Float32, m.numel});
   profile_.mark(StepProfile::kRows);
+  // 4.10 planned from the rows alone (nothing of 4.4-4.9 changes it): the reader thread reads the
+  // records while the program runs; the plan's trace line still follows the step's.
+  std::vector<SwapChange> plan;
+  EDGECL_RETURN_IF_ERROR(plan_swap(task, entries, &plan));
+  profile_.mark(StepProfile::kSwapPlan);
   EDGECL_RETURN_IF_ERROR(prog_->forward_backward(inputs));
   profile_.mark(StepProfile::kForwardBackward);
-  EDGECL_RETURN_IF_ERROR(apply_swap());
-  profile_.mark(StepProfile::kSwapWait);
   const float loss = prog_->loss();
   const ConstTensorRef logits = prog_->output(1);
   const auto& grads = prog_->grads();
@@ -74,6 +71,7 @@ Error Session::step(int64_t task, const EpochOrder& order, int64_t k) {
   has_grad_prev_ = true;  // g_prev is now this step's raw gradient, held by the program
   restored_grad_prev_.clear();
   opt_->step(prog_->params(), grads, grad_masks, spec_.train.lr);
+  zero_dead_biases();
   profile_.mark(StepProfile::kOptimizer);
   for (size_t i = 0; i < norm_buffers_.size(); ++i) {
     const float m = norm_momentum_[i], keep = 1.0f - m;
@@ -103,9 +101,17 @@ Error Session::step(int64_t task, const EpochOrder& order, int64_t k) {
     line["loss"] = float_bits(loss);
     EDGECL_RETURN_IF_ERROR(trace_->write(line));
   }
+  if (trace_->enabled() && !plan.empty()) {
+    OrderedJson triples = OrderedJson::array();
+    for (const auto& change : plan) triples.push_back({change.slot, change.ref.first, change.ref.second});
+    OrderedJson line = obj();
+    line["k"] = "swap";
+    line["task"] = task;
+    line["step"] = st_.task_step;
+    line["plan"] = triples;
+    EDGECL_RETURN_IF_ERROR(trace_->write(line));
+  }
   profile_.mark(StepProfile::kTrace);
-  EDGECL_RETURN_IF_ERROR(plan_swap(task, entries));
-  profile_.mark(StepProfile::kSwapPlan);
   st_.epoch_loss_sum += static_cast<double>(loss);
   st_.epoch_loss_n += 1;
   st_.task_step += 1;
@@ -121,7 +127,7 @@ Error Session::step(int64_t task, const EpochOrder& order, int64_t k) {
   return Error();
 }
 
-Error Session::plan_swap(int64_t task, const std::vector<int64_t>& entries) {
+Error Session::plan_swap(int64_t task, const std::vector<int64_t>& entries, std::vector<SwapChange>* plan) {
   const double ratio = spec_.replay.swap_ratio;
   if (!replay_ || ratio <= 0.0 || storage_->size() == 0 || st_.task_step % spec_.replay.swap_period != 0) {
     return Error();
@@ -139,25 +145,24 @@ Error Session::plan_swap(int64_t task, const std::vector<int64_t>& entries) {
   std::vector<int64_t> chosen;
   for (int64_t j : rs.sample(c, n)) chosen.push_back(u[j]);
   std::sort(chosen.begin(), chosen.end());
-  std::vector<SwapChange> plan;
   for (int64_t s : chosen) {
     const int64_t cls = em_.refs[s].first, n_cls = storage_->count(cls);
     if (n_cls <= 0) continue;
-    plan.push_back({s, {cls, static_cast<int64_t>(rs.below(static_cast<uint64_t>(n_cls)))}});
+    plan->push_back({s, {cls, static_cast<int64_t>(rs.below(static_cast<uint64_t>(n_cls)))}});
   }
-  if (plan.empty()) return Error();
-  if (trace_->enabled()) {
-    OrderedJson triples = OrderedJson::array();
-    for (const auto& change : plan) triples.push_back({change.slot, change.ref.first, change.ref.second});
-    OrderedJson line = obj();
-    line["k"] = "swap";
-    line["task"] = task;
-    line["step"] = st_.task_step;
-    line["plan"] = triples;
-    EDGECL_RETURN_IF_ERROR(trace_->write(line));
-  }
-  swap_->submit(std::move(plan));
+  if (!plan->empty()) swap_->submit(*plan);
   return Error();
+}
+
+void Session::zero_dead_biases() {
+  for (const auto& [layer, bias] : dead_bias_) {
+    const auto& mask = prog_->masks()[layer];
+    const auto& b = prog_->params()[bias];
+    const size_t per = mask.numel / b.numel;
+    for (size_t c = 0; c < b.numel; ++c) {
+      if (mask.data[c * per] == 0.0f) b.data[c] = 0.0f;
+    }
+  }
 }
 
 }  // namespace edgecl

@@ -167,22 +167,23 @@ inline void dtype_specialized_elementwise_fn_impl(
   }
 #endif // ET_USE_PYTORCH_HEADERS
 
-  // edgecl: when no input is broadcast, contiguous tensors are walked in index order without the
-  // broadcast index iterator: the same compute_fun on the same elements, in a plain loop.
+  // edgecl: when every input has the output's shape or is a single element (a scalar broadcast),
+  // contiguous tensors are walked in index order without the broadcast index iterator: the same
+  // compute_fun on the same elements, in a plain loop.
   if constexpr (!support_noncontiguous_tensors) {
-    const bool any_is_broadcasted =
-        !(torch::executor::internal::sizes_match_ignoring_leading_1s(
-              inputs.first->sizes(), out.sizes()) &&
-          ...);
-    if (!any_is_broadcasted) {
+    const auto full = [&out](const Tensor& t) {
+      return torch::executor::internal::sizes_match_ignoring_leading_1s(t.sizes(), out.sizes());
+    };
+    if (((full(*inputs.first) || inputs.first->numel() == 1) && ...)) {
       const std::array<const CTYPE_COMPUTE*, kNumInputs> inputs_data_ptrs = {
           inputs.first->template const_data_ptr<CTYPE_COMPUTE>()...};
+      const std::array<ssize_t, kNumInputs> steps = {(full(*inputs.first) ? 1 : 0)...};
       CTYPE_OUT* const data_out = out.mutable_data_ptr<CTYPE_OUT>();
       const auto numel = out.numel();
       for (ssize_t i = 0; i < numel; ++i) {
         std::array<CTYPE_COMPUTE, kNumInputs> loaded_inputs{};
         for (const auto idx : c10::irange(kNumInputs)) {
-          loaded_inputs[idx] = inputs_data_ptrs[idx][i];
+          loaded_inputs[idx] = inputs_data_ptrs[idx][i * steps[idx]];
         }
         data_out[i] = std::apply(compute_fun, loaded_inputs);
       }
