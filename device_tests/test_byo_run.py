@@ -110,7 +110,20 @@ def test_run_on_a_vphone_with_your_own_data_and_model(tmp_path: Path, monkeypatc
     assert f"arrays {tmp_path / 'gestures.npz'}: 2 tasks x 3 classes" in page and f"{kind} (args width=6" in page
     assert "Miro off" in page and "chosen by Miro" not in page
     assert ("battery fuel gauge" in page) == (runtime == "executorch")
-    assert not list((edgecl_home / "vphones").glob("home-*"))      # the run's vphone and its home are gone
+    assert not list((edgecl_home / "vphones").glob("home-*"))      # the run's vphone and its home are gone,
+    assert not _processes_under(edgecl_home / "vphones")             # and the phone's persistent runner with them
+
+
+def _processes_under(folder: Path) -> list[int]:
+    """PIDs whose command line names a path under ``folder`` (zombies have none)."""
+    pids = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and str(folder).encode() in (proc / "cmdline").read_bytes():
+                pids.append(int(proc.name))
+        except OSError:
+            continue
+    return pids
 
 
 def _cli(args: list[str]) -> tuple[int, str]:

@@ -12,8 +12,19 @@ from android_harness.adb import Adb, ServerAddress, start_private_server
 from android_harness.android_device import AndroidDevice
 from android_harness.vphone.manager import free_port, remove_home, start, stop
 from android_harness.vphone.presets import DEFAULT_PRESET
+from pipeline.errors import EdgeclError
 
 SERVER_STOP_TIMEOUT_S = 10.0
+
+
+def _stop_runner(device: AndroidDevice) -> None:
+    """The persistent device runner outlives the phone's shells (setsid): stop it before the home goes."""
+    from android_harness.session import SessionDriver
+
+    try:
+        SessionDriver(device).stop_idle_server()
+    except EdgeclError:
+        pass    # the phone is already gone: nothing of ours runs in it
 
 
 @contextlib.contextmanager
@@ -23,14 +34,17 @@ def scoped_vphone(preset: str = DEFAULT_PRESET, console: Console | None = None) 
     port = free_port()
     server_proc = start_private_server(port)
     server = ServerAddress("127.0.0.1", port)
-    info = None
+    info, device = None, None
     try:
         with console.status("starting the virtual phone ..."):
             info = start(preset=preset, server=server)
         console.print(f"virtual phone {info.serial} up (pid {info.pid}, adb server on port {port}) [dim](simulated)[/]")
-        yield AndroidDevice(Adb(info.serial, server))
+        device = AndroidDevice(Adb(info.serial, server))
+        yield device
     finally:
         if info is not None:
+            if device is not None:
+                _stop_runner(device)
             stop(info, server)
             remove_home(info)
         server_proc.kill()

@@ -88,7 +88,7 @@ def print_report(folder: Path) -> None:
 
     with _out.status("writing the report ..."):
         files = write_report(folder)
-    _out.print(f"[bold green]report:[/] {files.html}" + (" [dim](simulated)[/]" if files.simulated else ""))
+    _out.print(f"[bold green]report:[/] {files.html}" + (" [dim](simulated)[/]" if files.simulated else ""), soft_wrap=True)
 
 
 def sessions(serial: Optional[str] = serial_option()) -> None:
