@@ -5,10 +5,10 @@
 Setup (host filesystem, no adb): Split Digits shards, an ORT export per model, task 0 trained once
 to a checkpoint (EM full, storage tier holding task 0). Each measurement trains task 1 from that
 checkpoint in its OWN process (ORT's thread pool spins after work, so runtimes never share one):
-- ``runner``: the device runner (replay draws, swap worker, DER++ bookkeeping, events,
+- ``runner``: the device runner (the engine: EM ∪ SB rows, swap plan and reads, DER++ bookkeeping, events,
   checkpoints only at task end); time per step = sum of its epoch seconds / steps;
 - ``bare``: the backend's ``train_step`` alone over the same number of pre-assembled batches of
-  the same shapes (assembled before the timer starts);
+  task 1's first epochs (assembled before the timer starts);
 - ``runner`` with swap_ratio 1.0 vs 0.0 (swap every iteration).
 Rounds alternate the variants; medians are reported. Host figures, not a phone's.
 """
@@ -211,7 +211,7 @@ def write_md(command: str, rows: list[dict], args: argparse.Namespace) -> None:
             f"Host filesystem, ORT backend, Split Digits task 2 of 5 (DER++, EM 200 from a task-1 checkpoint, "
             f"{args.epochs} epochs), each measurement in its own process, {args.rounds} alternating rounds, medians. "
             "`bare` = `backend.train_step` over pre-assembled batches of the same shapes; `runner` = the whole device "
-            "runner step (replay draws, swap worker, DER++ bookkeeping, events); swap 1.0 = swap every iteration. "
+            "runner step (the engine: EM ∪ SB rows, swap plan and background reads, DER++ bookkeeping, events); swap 1.0 = swap every iteration. "
             "The runner's own work per step is Python/numpy (~0.1-0.3 ms measured alone in one process): against a "
             "sub-millisecond MLP step the 10% goal is out of reach; against a conv step it is within the noise of this "
             "shared host (see the per-round spread).", "",
