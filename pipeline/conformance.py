@@ -89,6 +89,7 @@ def near_tie(a: TopK, b: TopK) -> str | None:
 @dataclass
 class Comparison:
     lines: int                                  # lines compared
+    lengths: tuple[int, int] = (0, 0)           # lines of the two traces
     max_loss_diff: float = 0.0
     near_tie_at: str | None = None              # where an explained mask difference stopped the comparison
     problems: list[str] = field(default_factory=list)
@@ -97,55 +98,55 @@ class Comparison:
     def ok(self) -> bool:
         return not self.problems
 
+    @property
+    def complete(self) -> bool:
+        """No problem, no near tie stopped it, and every line of both traces was compared: the runs conform."""
+        return self.ok and self.near_tie_at is None and self.lines == self.lengths[0] == self.lengths[1]
+
 
 def compare_traces(a: list[dict], b: list[dict], loss_tol: float = 0.0, rec_a: MaskRecorder | None = None,
                    rec_b: MaskRecorder | None = None) -> Comparison:
     """``loss_tol = 0``: the same program, every line equal. Otherwise the host-vs-device rules above."""
-    out = Comparison(0)
-    if loss_tol == 0.0:
-        for i, (x, y) in enumerate(zip(a, b)):
-            if x != y:
-                out.problems.append(f"line {i}: {x} != {y}")
-                return out
-            out.lines += 1
-        if len(a) != len(b):
-            out.problems.append(f"{len(a)} lines against {len(b)}")
-        return out
+    out = Comparison(0, (len(a), len(b)))
     for i, (x, y) in enumerate(zip(a, b)):
-        where = f"line {i} ({x.get('k')} task {x.get('task')})"
-        if x["k"] != y["k"] or x.get("task") != y.get("task"):
-            out.problems.append(f"{where}: the other run has {y}")
-            return out
-        if x["k"] == "step":
-            d = abs(loss_value(x["loss"]) - loss_value(y["loss"]))
-            out.max_loss_diff = max(out.max_loss_diff, d)
-            if x["ids"] != y["ids"] or x["step"] != y["step"] or x["epoch"] != y["epoch"]:
-                out.problems.append(f"{where}: sample order differs")
-                return out
-            if d > loss_tol:
-                out.problems.append(f"{where}: losses differ by {d:g} > {loss_tol:g}")
-                return out
-        elif x["k"] in ("tdm", "dgm") and x != y:
-            at = x.get("epoch", x.get("step"))
-            key = (x["k"], x["task"], at)
-            if rec_a is None or rec_b is None or key not in rec_a.topk or key not in rec_b.topk:
-                out.problems.append(f"{where}: masks differ and no recorded top-k explains it")
-                return out
-            ta, tb = rec_a.topk[key], rec_b.topk[key]
-            if x["k"] == "tdm" and all(np.array_equal(ta.kept[n], tb.kept[n]) for n in ta.kept):
-                out.problems.append(f"{where}: same units kept but different masks (the grow must be equal)")
-                return out
-            why = near_tie(ta, tb)
-            if why is not None:
-                out.problems.append(f"{where}: {why}")
-                return out
-            out.near_tie_at = where
-            out.lines += 1
-            return out
-        elif x != y:
-            out.problems.append(f"{where}: {x} != {y}")
+        if not _line_conforms(f"line {i} ({x.get('k')} task {x.get('task')})", x, y, loss_tol, rec_a, rec_b, out):
             return out
         out.lines += 1
+        if out.near_tie_at is not None:
+            return out
     if len(a) != len(b):
         out.problems.append(f"{len(a)} lines against {len(b)}")
     return out
+
+
+def _line_conforms(where: str, x: dict, y: dict, loss_tol: float, rec_a: MaskRecorder | None,
+                   rec_b: MaskRecorder | None, out: Comparison) -> bool:
+    """One line pair; False (with a problem recorded) when they do not conform."""
+    if loss_tol == 0.0 or x["k"] not in ("step", "tdm", "dgm") or x.get("task") != y.get("task") or x["k"] != y["k"]:
+        if x != y:
+            out.problems.append(f"{where}: {x} != {y}")
+        return x == y
+    if x["k"] == "step":
+        d = abs(loss_value(x["loss"]) - loss_value(y["loss"]))
+        out.max_loss_diff = max(out.max_loss_diff, d)
+        if x["ids"] != y["ids"] or x["step"] != y["step"] or x["epoch"] != y["epoch"]:
+            out.problems.append(f"{where}: sample order differs")
+        elif d > loss_tol:
+            out.problems.append(f"{where}: losses differ by {d:g} > {loss_tol:g}")
+        return out.ok
+    if x == y:
+        return True
+    key = (x["k"], x["task"], x.get("epoch", x.get("step")))
+    if rec_a is None or rec_b is None or key not in rec_a.topk or key not in rec_b.topk:
+        out.problems.append(f"{where}: masks differ and no recorded top-k explains it")
+        return False
+    ta, tb = rec_a.topk[key], rec_b.topk[key]
+    if x["k"] == "tdm" and all(np.array_equal(ta.kept[n], tb.kept[n]) for n in ta.kept):
+        out.problems.append(f"{where}: same units kept but different masks (the grow must be equal)")
+        return False
+    why = near_tie(ta, tb)
+    if why is not None:
+        out.problems.append(f"{where}: {why}")
+        return False
+    out.near_tie_at = where
+    return True

@@ -1,8 +1,17 @@
-"""Builds a storage root on the host (shards + export + session.json) for runner tests and bench."""
+"""Builds a storage root on the host (shards + export + session.json) for runner tests and bench, and the
+session helpers the conformance tests share (evaluation rows, final arrays, a kill after a checkpoint)."""
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import time
 from pathlib import Path
 
+import numpy as np
+
+from android_harness.device.checkpoint import latest_checkpoint, load_checkpoint
+from android_harness.device.events import read_events
 from android_harness.device.session_spec import write_spec
 from pipeline.config import ExperimentSpec, parse_spec
 from pipeline.experiment_prep import DataInfo, export_request, session_spec, write_shards
@@ -31,3 +40,35 @@ def new_session(spec: ExperimentSpec, root: Path, data: DataInfo, sid: str, runt
     folder = root / "sessions" / sid
     write_spec(str(folder), ss)
     return folder
+
+
+def evals(results: list[dict]) -> list[dict]:
+    """The evaluation rows of a chain of sessions' results, in order."""
+    return [row for r in results for row in r["evals"]]
+
+
+def final_arrays(folder: Path) -> dict[str, np.ndarray]:
+    """Every array of a session's latest checkpoint."""
+    _, arrays = load_checkpoint(latest_checkpoint(str(folder / "checkpoints")))
+    return arrays
+
+
+def kill_after_a_checkpoint(argv: list[str], folder: Path, checkpoints: int, timeout_s: float, cwd: Path | None = None,
+                            poll_s: float = 0.005) -> None:
+    """Start the session ``argv`` runs as its own process and SIGKILL it right after its ``checkpoints``-th
+    checkpoint event; the session must not have finished (no result.json)."""
+    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + timeout_s
+    try:
+        while time.monotonic() < deadline:
+            events, _ = read_events(str(folder / "events.jsonl"))
+            if sum(e["type"] == "checkpoint" for e in events) >= checkpoints:
+                break
+            assert proc.poll() is None, f"runner exited before it was killed: {proc.stderr.read()}"
+            time.sleep(poll_s)
+        else:
+            raise AssertionError("no checkpoint in time")
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert not (folder / "result.json").exists(), "the session finished before the kill"

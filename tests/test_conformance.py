@@ -11,24 +11,18 @@ refreshes per task, with Miro's swap on:
 """
 from __future__ import annotations
 
-import os
 import random
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from android_harness.device.checkpoint import latest_checkpoint, load_checkpoint
-from android_harness.device.events import read_events
 from android_harness.device.runner import Runner
 from pipeline.cl.trainer import HostTrainer
 from pipeline.config import ExperimentSpec, parse_spec
 from pipeline.conformance import LOSS_TOL, MaskRecorder, TopK, compare_traces, near_tie, read_trace
-from tests._runner_env import build_root, new_session
+from tests._runner_env import build_root, evals, final_arrays, kill_after_a_checkpoint, new_session
 
 REPO = Path(__file__).resolve().parents[1]
 CONFIGS = [(m, s) for m in ("er", "derpp") for s in (False, True)]
@@ -79,23 +73,8 @@ class Layouts:
 
 def _kill_after_a_checkpoint(folder: Path, rng: random.Random) -> None:
     """Start the session as its own process and SIGKILL it right after a randomly chosen checkpoint."""
-    target = rng.randrange(1, 7)
-    proc = subprocess.Popen([sys.executable, "-m", "android_harness.device", "run", str(folder)], cwd=REPO,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    try:
-        while time.monotonic() < deadline:
-            events, _ = read_events(str(folder / "events.jsonl"))
-            if sum(e["type"] == "checkpoint" for e in events) >= target:
-                break
-            assert proc.poll() is None, f"runner exited before it was killed: {proc.stderr.read()}"
-            time.sleep(0.005)
-        else:
-            raise AssertionError("no checkpoint in time")
-    finally:
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
-    assert not (folder / "result.json").exists()
+    kill_after_a_checkpoint([sys.executable, "-m", "android_harness.device", "run", str(folder)], folder,
+                            rng.randrange(1, 7), timeout_s=120, cwd=REPO)
 
 
 def _traces(folders: list[Path]) -> list[dict]:
@@ -103,12 +82,7 @@ def _traces(folders: list[Path]) -> list[dict]:
 
 
 def _final_params(folder: Path) -> dict[str, np.ndarray]:
-    _, arrays = load_checkpoint(latest_checkpoint(str(folder / "checkpoints")))
-    return {k: v for k, v in arrays.items() if k.startswith(("param.", "mask.", "buffer."))}
-
-
-def _evals(results: list[dict]) -> list[dict]:
-    return [row for r in results for row in r["evals"]]
+    return {k: v for k, v in final_arrays(folder).items() if k.startswith(("param.", "mask.", "buffer."))}
 
 
 def _check_coverage(trace: list[dict], sparcl: bool, tasks: list[int]) -> None:
@@ -140,8 +114,8 @@ def test_one_semantics_on_every_layout_and_on_the_host(tmp_path: Path, runtime: 
                "killed and resumed": env.per_task("k", kill_task=rng.choice(env.data.tasks), rng=rng)}
     for name, (folders, results) in layouts.items():
         cmp = compare_traces(ref, _traces(folders))
-        assert cmp.ok, f"{name}: {cmp.problems}"
-        assert _evals(results) == _evals(a_results), name
+        assert cmp.complete, f"{name}: {cmp.problems}"
+        assert evals(results) == evals(a_results), name
         a, b = _final_params(a_folders[-1]), _final_params(folders[-1])
         assert a.keys() == b.keys()
         for key in a:
@@ -150,9 +124,8 @@ def test_one_semantics_on_every_layout_and_on_the_host(tmp_path: Path, runtime: 
     host = HostTrainer(spec, progress=False, root=tmp_path / "host", observer=host_masks, trace=True)
     result = host.run()
     cmp = compare_traces(_traces(host.sessions), ref, LOSS_TOL, host_masks, device_masks)
-    assert cmp.ok, cmp.problems
-    assert cmp.near_tie_at is None and cmp.lines == len(ref), f"stopped at an explained near tie: {cmp.near_tie_at}"
-    device_matrix = [[r["class_il"].get(str(t)) for t in env.data.tasks] for r in _evals(a_results)]
+    assert cmp.complete, (cmp.problems, f"stopped at an explained near tie: {cmp.near_tie_at}")
+    device_matrix = [[r["class_il"].get(str(t)) for t in env.data.tasks] for r in evals(a_results)]
     assert [[None if np.isnan(v) else v for v in row] for row in result.class_il.tolist()] == device_matrix
 
 

@@ -4,8 +4,9 @@ It builds the model exactly as an export does (``prepare_model``: same initial w
 and pruned layers), trains it through the same replay-loss ``TrainingWrapper`` (explicit BatchNorm,
 whose running statistics the engine keeps from the program's batch statistics, as on the device)
 and applies the same float32 update: ``NumpyOptimizer`` on ``.numpy()`` views of the torch
-parameters. Evaluation runs the export's ``EvalWrapper`` (weights, running stats and masks as
-inputs). So the host trainer and a device runner differ only in the kernels' last float bits.
+parameters (``ViewBackend``, shared with the ExecuTorch backend). Evaluation runs the export's
+``EvalWrapper`` (weights, running stats and masks as inputs). So the host trainer and a device
+runner differ only in the kernels' last float bits.
 """
 from __future__ import annotations
 
@@ -14,13 +15,13 @@ import copy
 import numpy as np
 import torch
 
-from android_harness.device.backends.base import OptimizerConfig, TrainingBackend
-from android_harness.device.backends.numpy_optim import NumpyOptimizer
+from android_harness.device.backends.base import OptimizerConfig
+from android_harness.device.backends.view_backend import ViewBackend
 from pipeline.export.request import ExportRequest, prepare_model
 from pipeline.export.wrapper import EvalWrapper, TrainingWrapper, build_signature, eval_buffer_names
 
 
-class TorchBackend(TrainingBackend):
+class TorchBackend(ViewBackend):
     runtime = "torch"
 
     def __init__(self, req: ExportRequest) -> None:
@@ -37,9 +38,7 @@ class TorchBackend(TrainingBackend):
                                        eval_buffer_names(model), list(sig.mask_names))
         self._wrapper = TrainingWrapper(model.train(), list(sig.mask_names), explicit_batchnorm=True)
         self._params = dict(self._wrapper.model.named_parameters())
-        self._views = {n: p.detach().numpy() for n, p in self._params.items()}
-        self._initial_params = self.params()
-        self.optimizer = NumpyOptimizer.from_config(opt)
+        self._bind_views({n: p.detach().numpy() for n, p in self._params.items()})
 
     def _forward_backward(self, ordered: list[np.ndarray]) -> list[np.ndarray]:
         for p in self._params.values():
@@ -48,36 +47,8 @@ class TorchBackend(TrainingBackend):
         outs[0].backward()
         return [t.detach().numpy() for t in outs]
 
-    def raw_grads(self, names: list[str]) -> dict[str, np.ndarray]:
-        return {n: self._params[n].grad.numpy() for n in names}
-
-    def _apply_update(self, lr: float, grad_masks: dict[str, np.ndarray] | None) -> None:
-        grads = {n: p.grad.numpy() for n, p in self._params.items()}
-        for name, gm in (grad_masks or {}).items():
-            grads[name] = grads[name] * gm
-        self.optimizer.step(self._views, grads, lr)
-
-    def params(self, names: list[str] | None = None) -> dict[str, np.ndarray]:
-        return {k: self._views[k].copy() for k in (self._views if names is None else names)}
-
-    def set_params(self, values: dict[str, np.ndarray]) -> None:
-        for name, value in values.items():
-            if name not in self._views:
-                raise KeyError(f"no parameter {name!r}")
-            np.copyto(self._views[name], np.asarray(value, dtype=np.float32))
-
-    def optimizer_arrays(self) -> tuple[dict[str, np.ndarray], int]:
-        return self.optimizer.arrays()
-
-    def load_optimizer_arrays(self, arrays: dict[str, np.ndarray], step: int) -> None:
-        self.optimizer.load_arrays(arrays, step)
-
-    def _clear_optimizer_state_where(self, where: dict[str, np.ndarray]) -> None:
-        self.optimizer.clear_state_where(where)
-
-    def _reset_runtime(self) -> None:
-        self.set_params(self._initial_params)
-        self.optimizer = NumpyOptimizer.from_config(self.optimizer_config)
+    def _last_grads(self) -> dict[str, np.ndarray]:
+        return {n: p.grad.numpy() for n, p in self._params.items()}
 
     @torch.no_grad()
     def _eval_chunk(self, x: np.ndarray) -> np.ndarray:

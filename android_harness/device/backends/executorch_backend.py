@@ -2,7 +2,7 @@
 
 ``forward_backward`` fills the program's gradient outputs (read raw through ``named_gradients``);
 the numpy optimizer then updates the parameters in place through ``.numpy()`` views of the
-program's weights (``named_parameters`` aliases them, it does not clone). The loaded ``.pte``
+program's weights (``named_parameters`` aliases them, it does not clone; ``ViewBackend``). The loaded ``.pte``
 bytes are kept referenced for the module's lifetime: the binding does not copy them. The binding
 takes torch tensors as inputs, so inputs go through ``torch.from_numpy`` — the torch that the
 ExecuTorch Python binding itself depends on; nothing else of torch is used here.
@@ -17,10 +17,10 @@ from executorch.extension.pybindings.portable_lib import _load_for_executorch_fr
 from executorch.extension.training import _load_for_executorch_for_training_from_buffer
 from torch import from_numpy  # the binding's own input type (see module docstring)
 
-from android_harness.device.backends.base import OptimizerConfig, TrainingBackend
+from android_harness.device.backends.base import OptimizerConfig
 from android_harness.device.backends.manifest import file_by_role
-from android_harness.device.backends.numpy_optim import NumpyOptimizer
 from android_harness.device.backends.signature import MODEL_PREFIX, SignatureMismatch, TrainingSignature
+from android_harness.device.backends.view_backend import ViewBackend
 
 METHOD = "forward"
 
@@ -29,7 +29,7 @@ def _strip(name: str) -> str:
     return name[len(MODEL_PREFIX):] if name.startswith(MODEL_PREFIX) else name
 
 
-class ExecuTorchBackend(TrainingBackend):
+class ExecuTorchBackend(ViewBackend):
     runtime = "executorch"
 
     def __init__(self, folder: Path, manifest: dict[str, Any], initial: dict[str, np.ndarray]) -> None:
@@ -40,10 +40,8 @@ class ExecuTorchBackend(TrainingBackend):
         self._module = _load_for_executorch_for_training_from_buffer(self._train_bytes)
         self._eval = _load_for_executorch_from_buffer(self._eval_bytes)
         meta = self._module.model.method_meta(METHOD)
-        self.optimizer = NumpyOptimizer.from_config(self.optimizer_config)
         self._grads: dict[str, np.ndarray] = {}
-        self._views = self._bind_parameters()
-        self._initial_params = self.params()
+        self._bind_views(self._bind_parameters())
         self.signature.check_program(input_count=meta.num_inputs(), output_count=meta.num_outputs(),
                                      parameter_names=list(self._views))
         eval_meta = self._eval.method_meta(METHOD)
@@ -64,36 +62,11 @@ class ExecuTorchBackend(TrainingBackend):
         self._grads = {_strip(k): t.numpy() for k, t in self._module.named_gradients().items()}
         return [t.numpy() for t in outs[:len(self.signature.outputs)]]
 
-    def raw_grads(self, names: list[str]) -> dict[str, np.ndarray]:
-        return {n: self._grads[n] for n in names}
-
-    def _apply_update(self, lr: float, grad_masks: dict[str, np.ndarray] | None) -> None:
-        grads = dict(self._grads)
-        for name, gm in (grad_masks or {}).items():
-            grads[name] = grads[name] * gm
-        self.optimizer.step(self._views, grads, lr)
-
-    def params(self, names: list[str] | None = None) -> dict[str, np.ndarray]:
-        return {k: self._views[k].copy() for k in (self._views if names is None else names)}
-
-    def set_params(self, values: dict[str, np.ndarray]) -> None:
-        for name, value in values.items():
-            if name not in self._views:
-                raise KeyError(f"no parameter {name!r}")
-            np.copyto(self._views[name], np.asarray(value, dtype=np.float32))
-
-    def optimizer_arrays(self) -> tuple[dict[str, np.ndarray], int]:
-        return self.optimizer.arrays()
-
-    def load_optimizer_arrays(self, arrays: dict[str, np.ndarray], step: int) -> None:
-        self.optimizer.load_arrays(arrays, step)
-
-    def _clear_optimizer_state_where(self, where: dict[str, np.ndarray]) -> None:
-        self.optimizer.clear_state_where(where)
+    def _last_grads(self) -> dict[str, np.ndarray]:
+        return self._grads
 
     def _reset_runtime(self) -> None:
-        self.set_params(self._initial_params)
-        self.optimizer = NumpyOptimizer.from_config(self.optimizer_config)
+        super()._reset_runtime()
         self._grads = {}
 
     def _eval_chunk(self, x: np.ndarray) -> np.ndarray:
