@@ -4,7 +4,7 @@
     <home>/data     -> /data: /data/local/tmp (shell's), /data/media/0 (= /sdcard, /storage/emulated/0),
                        /data/misc/adb/adb_keys (the keys adbd accepts)
     <home>/sys      -> /sys (read-only): class/power_supply/battery/*, class/thermal/thermal_zone0/*
-    <home>/proc     -> /proc/meminfo, /proc/cpuinfo over the phone's own procfs
+    <home>/proc     -> /proc/meminfo, /proc/cpuinfo, /proc/sys/kernel/arch over the phone's own procfs
     <home>/svc      -> /dev/socket/edgecl_vphone: battery control, PowerStats dump, powerctl FIFO
     <home>/run      (host only) daemon.json, daemon.log
 
@@ -157,6 +157,7 @@ def create_home(root: Path, preset: PhonePreset, serial: str, host_adb_key: Path
         os.chmod(home.adb_keys, 0o640)
     write_atomic(home.meminfo, meminfo_text(preset.ram_bytes))
     write_atomic(home.proc / "cpuinfo", cpuinfo_text(preset))
+    write_atomic(home.proc / "arch", ABIS[preset.abi] + "\n")           # over /proc/sys/kernel/arch
     write_atomic(home.battery_dir / "type", "Battery\n")
     write_atomic(home.thermal_temp.parent / "type", "battery\n")
     os.mkfifo(home.svc / "powerctl")
