@@ -12,7 +12,7 @@ from android_harness.adb import Adb, ServerAddress, start_private_server
 from android_harness.android_device import AndroidDevice
 from android_harness.vphone.manager import free_port, remove_home, start, stop
 from android_harness.vphone.presets import DEFAULT_PRESET
-from pipeline.errors import EdgeclError
+from android_harness.device.errors import EdgeclError
 
 SERVER_STOP_TIMEOUT_S = 10.0
 
