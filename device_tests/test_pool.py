@@ -25,29 +25,7 @@ from pipeline.errors import DeviceError
 from pipeline.experiment import run_experiment
 
 REPO = Path(__file__).resolve().parents[1]
-SPEC = """name = "pool"
-seed = 0
-[data]
-kind = "digits"
-tasks = 2
-classes_per_task = 2
-[model]
-kind = "mlp"
-hidden = [64]
-[train]
-method = "er"
-epochs = 2
-batch_size = 16
-buffer_batch_size = 16
-buffer_size = 50
-[replay]
-em_size = 50
-sb_size = 100
-[export]
-runtime = "ort"
-[power]
-enabled = false
-"""
+SPEC = (REPO / "tests" / "data" / "specs" / "pool_sweep.toml").read_text()   # shared with bench/pool.py
 
 pytestmark = pytest.mark.skipif(bool(os.environ.get("ANDROID_SERIAL")), reason="kills and restarts phones: virtual phones only")
 
