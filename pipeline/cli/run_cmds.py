@@ -35,7 +35,7 @@ def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experim
     from pipeline.errors import ConfigError
     from pipeline.experiment import run_experiment
     from pipeline.cli.run_interrupt import MARKER, RunProgress, report_interrupt, resume_command
-    from pipeline.run_journal import RunJournal
+    from pipeline.run_journal import RunJournal, store_is_read
     from pipeline.spec_limits import check_against_data
     from android_harness.cache_dir import edgecl_home
 
@@ -80,7 +80,7 @@ def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experim
     except KeyboardInterrupt:
         resume_cmd = resume_command(spec_path, journal.folder, device_args, set_, runtime)
         report_interrupt(_out, journal.folder, progress, resume_cmd, device=device, device_arg=device_arg,
-                         scoped_vphone=scoped)
+                         scoped_vphone=scoped, store_on_phone=store_is_read(spec))
         raise typer.Exit(130) from None
     (folder / MARKER).unlink(missing_ok=True)          # a resumed run that completed is no longer interrupted
     print_report(folder)

@@ -58,8 +58,11 @@ def _session_started(device, session_id: str) -> bool | None:
 
 
 def report_interrupt(console: Console, folder: Path, progress: RunProgress, resume: str, *,
-                     device=None, device_arg: str = "", scoped_vphone: bool = False) -> None:
-    """Say what goes on where and how to continue; mark the folder (only once its run had started)."""
+                     device=None, device_arg: str = "", scoped_vphone: bool = False,
+                     store_on_phone: bool = False) -> None:
+    """Say what goes on where and how to continue; mark the folder (only once its run had started).
+    ``scoped_vphone``: the phone was started for this run and goes with it; ``store_on_phone``: later
+    tasks read the replay store that only that phone had (then such a run cannot be resumed)."""
     from pipeline.run_journal import RunJournal
 
     if not (folder / "spec.json").is_file():
@@ -67,13 +70,15 @@ def report_interrupt(console: Console, folder: Path, progress: RunProgress, resu
                       "(no results folder); run the same command again to start it", highlight=False)
         return
     done = sorted(RunJournal(folder).records())
+    if scoped_vphone and store_on_phone and done:
+        resume = ""
     running = bool(progress.session_id) and progress.task_pos >= 0 and progress.task_pos not in done
     started = None
     if running and not scoped_vphone and device is not None:
         started = _session_started(device, progress.session_id)
     marker = {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "completed_tasks": done,
               "session": progress.session_id if running else None, "session_on_phone": started,
-              "device": device_arg or None, "resume": resume}
+              "device": device_arg or None, "resume": resume or None}
     write_text_atomic(folder / MARKER, json.dumps(marker, indent=1))
     n = progress.n_tasks or "?"
     console.print(f"[bold yellow]interrupted[/]: {len(done)} of {n} tasks complete in {folder}", highlight=False,
@@ -88,4 +93,8 @@ def report_interrupt(console: Console, folder: Path, progress: RunProgress, resu
     elif running and started is None:
         console.print(f"session {progress.session_id}: the phone did not answer, so whether it runs on is unknown",
                       highlight=False, soft_wrap=True)
-    console.print(f"continue this run from its last completed task with: {resume}", highlight=False, soft_wrap=True)
+    if resume:
+        console.print(f"continue this run from its last completed task with: {resume}", highlight=False, soft_wrap=True)
+    else:
+        console.print("its replay store was on that virtual phone only, so this run cannot be resumed: run it again "
+                      "(or run it on a phone that stays, --serial, to be able to resume it)", highlight=False, soft_wrap=True)
