@@ -127,22 +127,26 @@ def _delta_dump(device: AndroidDevice) -> tuple[int, dict[str, tuple[Decimal, De
 def test_odpm_rails_accumulate_while_the_phone_works(device: AndroidDevice) -> None:
     """The PowerStats HAL's ``delta`` form: each rail's energy since the previous delta dump (the
     difference of the cumulative column, to the dump's 0.01 mWs), and the CPU rails' energy grows
-    faster while a core is busy than while the phone idles."""
+    faster while two cores are busy than while the phone idles (the quietest of a few idle windows:
+    load an earlier test left behind ends within seconds)."""
     if POWER_STATS not in device.shell("dumpsys -l").stdout:
         pytest.skip("no IPowerStats HAL (no on-device power monitor)")
     quantum = Decimal(0) if device.profile.simulated else Decimal("0.01")
-    _delta_dump(device)                                              # starts the window
-    time.sleep(2.0)
-    idle_ms, idle = _delta_dump(device)
-    device.shell("setsid nohup timeout 4 sh -c 'while :; do :; done' >/dev/null 2>&1 & sleep 0.3")
+    _, last = _delta_dump(device)                                    # starts the first window
+    cpu = [r for r in last if _CPU_RAILS.search(r)]
+    assert cpu, sorted(last)
+    windows = []
+    for _ in range(4):
+        time.sleep(1.5)
+        ms, rows = _delta_dump(device)
+        windows.append(sum(rows[r][1] for r in cpu) / ms)          # mWs / ms = W
+        last = rows
+    device.shell("for i in 1 2; do setsid nohup timeout 4 sh -c 'while :; do :; done' >/dev/null 2>&1 & done; sleep 0.3")
     time.sleep(2.0)
     busy_ms, busy = _delta_dump(device)
-    assert idle.keys() == busy.keys() and idle_ms > 1000 and busy_ms > 1000
+    assert last.keys() == busy.keys() and busy_ms > 1000
     for rail, (energy, delta) in busy.items():
-        assert abs((energy - idle[rail][0]) - delta) <= quantum, (rail, energy, idle[rail][0], delta)
+        assert abs((energy - last[rail][0]) - delta) <= quantum, (rail, energy, last[rail][0], delta)
         assert delta >= 0
-    cpu = [r for r in busy if _CPU_RAILS.search(r)]
-    assert cpu, sorted(busy)
-    idle_w = sum(idle[r][1] for r in cpu) / idle_ms          # mWs / ms = W
     busy_w = sum(busy[r][1] for r in cpu) / busy_ms
-    assert busy_w > idle_w + Decimal("0.1"), (idle_w, busy_w)
+    assert busy_w > min(windows) + Decimal("0.1"), (windows, busy_w)
