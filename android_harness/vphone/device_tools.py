@@ -1,12 +1,15 @@
 """The Android commands of a vphone's ``/system/bin`` that toybox does not have: ``getprop``,
-``dumpsys``, ``cmd``, ``pm`` and ``reboot``, as mksh scripts using only shell builtins and toybox;
-and ``sha256sum`` over OpenSSL's hardware SHA-256 (rootfs.py says why).
+``dumpsys``, ``cmd``, ``pm`` and ``reboot``, as mksh scripts using only shell builtins, toybox and
+(for the PowerStats ``delta`` form) awk; ``sha256sum`` over OpenSSL's hardware SHA-256 (rootfs.py
+says why); and, on a preset whose ABI is not the host's, ``uname``/``arch`` naming the phone's machine.
 
 They talk to the vphone process through files in ``/dev/socket/edgecl_vphone`` (the home's
 ``svc/`` folder): ``battery_ctl`` (what ``dumpsys battery unplug|set|reset`` changed; the power model
 reads it), ``ipowerstats.txt`` (the PowerStats HAL dump the power model rewrites every tick, only on
-a phone with ODPM rails) and ``powerctl`` (a FIFO: ``reboot`` writes to it, as init's sys.powerctl).
-The battery commands do what Android's BatteryService shell commands do (android.md B).
+a phone with ODPM rails, under a first line saying when its accumulators were read), ``ipowerstats.prev``
+(the previous ``delta`` dump's snapshot, as the HAL keeps it) and ``powerctl`` (a FIFO: ``reboot``
+writes to it, as init's sys.powerctl). The battery commands do what Android's BatteryService shell
+commands do (android.md B).
 """
 from __future__ import annotations
 
