@@ -204,6 +204,7 @@ def test_ctrl_c_leaves_sessions_on_the_phones_and_resume_reattaches(fleet: Fleet
 
 def test_devices_connect_lists_a_phone_on_tcp(fleet: Fleet, edgecl_home: Path) -> None:
     from android_harness import vphone
+    from android_harness.vphone.manager import remove_home
 
     info = vphone.start(preset="pixel7-termux", server=fleet.servers[1], base=edgecl_home, connect_adb=False)
     try:
@@ -216,6 +217,7 @@ def test_devices_connect_lists_a_phone_on_tcp(fleet: Fleet, edgecl_home: Path) -
         assert str(fleet.servers[1]) in row
     finally:
         vphone.stop(info, fleet.servers[1], base=edgecl_home)
+        remove_home(info)                 # later tests of the session count the homes left under edgecl_home
 
 
 def test_vphone_start_uses_a_private_adb_server(tmp_path: Path) -> None:

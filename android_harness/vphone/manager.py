@@ -25,7 +25,6 @@ from android_harness.vphone.presets import DEFAULT_PRESET, get_preset
 from android_harness.errors import DeviceError
 
 START_TIMEOUT_S = 20.0
-VPHONE_PROP = "edgecl.vphone"       # getprop: "1" on every virtual phone (home.py props_for)
 STOP_TIMEOUT_S = 5.0
 
 
@@ -138,14 +137,13 @@ def stop(info: VphoneInfo, server: ServerAddress | None = None, disconnect_adb: 
 
 def remove_home(info: VphoneInfo) -> bool:
     """Delete a stopped vphone's home folder (35-40 MB of files, sessions, logs); True if removed. Only a
-    folder that is a vphone home (its ``/system/etc/prop.list`` says ``edgecl.vphone`` = 1) is touched,
-    never a live phone's."""
+    folder that is a vphone home (its props.json says edgecl.vphone = 1) is touched, never a live phone's."""
     home = Path(info.home)
     try:
-        props = (home / "system" / "etc" / "prop.list").read_text()
-    except OSError:
+        props = json.loads((home / "props.json").read_text())
+    except (OSError, ValueError):
         return False
-    if info.alive() or f"[{VPHONE_PROP}]: [1]\n" not in props:
+    if info.alive() or props.get("edgecl.vphone") != "1":
         return False
     shutil.rmtree(home, ignore_errors=True)
     return not home.exists()
