@@ -175,8 +175,8 @@ def verdict(rows: list[dict]) -> str:
         lines.append(f"- {link}: {ratio} x, goal >= {GOAL_RATIO} {met}; the transfer alone is {transfer} x"
                      + ("" if ratio >= GOAL_RATIO else
                         " -- the rest is the verification `adb push` does not do: the on-device sha256 of "
-                        "everything pushed, one `mv` exec per file into place, and two shell round trips, "
-                        "which weigh most when the link itself is this fast"))
+                        "everything pushed (one OpenSSL pass) and the two shell round trips (check; verify and "
+                        "rename), which weigh most when the link itself is this fast"))
     return "Verdict (this run):\n" + "\n".join(lines)
 
 
