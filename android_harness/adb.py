@@ -92,10 +92,16 @@ class ServerAddress:
 
 
 class _DirectConnection(AdbConnection):
-    """adbutils' connection without its fallback of ``adb start-server`` on the default port."""
+    """adbutils' connection without its fallback of ``adb start-server`` on the default port, and
+    without the 10 ms sleep adbutils' ``close`` takes after SHUT_WR: every call here has read what
+    it needs before closing, and that sleep was most of a short shell call's round trip."""
 
     def _safe_connect(self):
         return self._create_socket()
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.conn.close()
 
 
 class _Client(adbutils.AdbClient):
@@ -105,6 +111,13 @@ class _Client(adbutils.AdbClient):
     def __init__(self, server: ServerAddress) -> None:
         super().__init__(host=server.host, port=server.port)
         self._server = server
+        self._version: int | None = None
+
+    def server_version(self) -> int:
+        """Asked once per client: adbutils asks before every transport (one more connection each)."""
+        if self._version is None:
+            self._version = int(super().server_version())
+        return self._version
 
     def make_connection(self, timeout: float | None = None) -> AdbConnection:
         try:
@@ -262,8 +275,8 @@ class Adb:
         nonce = secrets.token_hex(8)
         texts = [to_shell(c) for c in cmds]
         script = "\n".join(
-            f"printf '%s\\n' '{nonce}:B:{i}'; printf '%s\\n' '{nonce}:B:{i}' >&2; "
-            f"( {t}\n) </dev/null; printf '\\n{nonce}:R:{i}:%d\\n' $?; printf '\\n' >&2"
+            f"echo '{nonce}:B:{i}'; echo '{nonce}:B:{i}' >&2; "
+            f"( {t}\n) </dev/null; echo \"\n{nonce}:R:{i}:$?\"; echo >&2"
             for i, t in enumerate(texts))
         whole = self.shell(script, timeout=timeout, check=False, idempotent=idempotent)
         results = []

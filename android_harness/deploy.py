@@ -171,13 +171,15 @@ def _hash_existing(remote_dir: str, names: list[str]) -> str:
 
 def _verify_and_rename(device: AndroidDevice, remote_dir: str, todo: list[DeployFile]) -> set[str]:
     """One round trip: hash every temp with one sha256sum call, rename each temp whose hash matches
-    over its final name, delete the others. Returns the files to push again."""
+    over its final name, delete the others. Returns the files to push again. The rename is mksh's
+    builtin ``rename`` (rename(2), as ``mv`` does on one filesystem; Android's ``sh`` is mksh), so a
+    file costs no process; ``mv -f`` where a shell has no such builtin."""
     lines = [f"cd {quote(remote_dir)} || exit 1",
              f"sums=\"\n$(sha256sum -- {' '.join(quote(f.rel + TMP_SUFFIX) for f in todo)} 2>/dev/null)\n\""]
     for i, f in enumerate(todo):
         tmp, final = quote(f.rel + TMP_SUFFIX), quote(f.rel)
         line = quote(f"\n{f.sha256}  {f.rel}{TMP_SUFFIX}\n")
-        lines.append(f"case \"$sums\" in *{line}*) mv -f -- {tmp} {final} && echo OK {i};; "
+        lines.append(f"case \"$sums\" in *{line}*) {{ rename -- {tmp} {final} 2>/dev/null || mv -f -- {tmp} {final}; }} && echo OK {i};; "
                      f"*) rm -f -- {tmp}; echo BAD {i};; esac")
     out = device.shell("\n".join(lines)).stdout.split()
     ok = {out[k + 1] for k in range(len(out) - 1) if out[k] == "OK"}

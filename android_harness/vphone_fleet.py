@@ -16,7 +16,7 @@ from typing import Iterator, Sequence
 
 from android_harness.adb import ServerAddress, list_devices, start_private_server
 from android_harness.pool import READY, PoolMember
-from android_harness.vphone.manager import VphoneInfo, free_port, start, stop
+from android_harness.vphone.manager import VphoneInfo, free_port, remove_home, start, stop
 
 SERVER_STOP_TIMEOUT_S = 10.0
 READY_TIMEOUT_S = 20.0
@@ -87,7 +87,8 @@ def wait_ready(server: ServerAddress, serial: str, timeout_s: float = READY_TIME
 @contextlib.contextmanager
 def vphone_fleet(n: int, servers: int = 1, presets: Sequence[str] = ("pixel7",), base: Path | None = None,
                  overrides: dict | None = None) -> Iterator[Fleet]:
-    """``n`` vphones (presets taken in turn) over ``servers`` private adb servers (phone i on server i % servers)."""
+    """``n`` vphones (presets taken in turn) over ``servers`` private adb servers (phone i on server i % servers);
+    at exit every phone is stopped, whatever it left running is killed, and its home is removed."""
     fleet = Fleet([], [], base=base)
     try:
         for _ in range(servers):
@@ -108,6 +109,8 @@ def vphone_fleet(n: int, servers: int = 1, presets: Sequence[str] = ("pixel7",),
         for pid in leftovers:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+        for info in fleet.phones:
+            remove_home(info)                         # a fleet's phones are throwaway, as a scoped vphone's
         for proc in fleet.server_procs:
             proc.kill()
             proc.wait(timeout=SERVER_STOP_TIMEOUT_S)

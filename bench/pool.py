@@ -32,29 +32,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 from results_io import write_results_json, write_section  # noqa: E402
 
-SPEC = """name = "bench-pool"
-seed = 0
-[data]
-kind = "digits"
-tasks = 2
-classes_per_task = 2
-[model]
-kind = "mlp"
-hidden = [64]
-[train]
-method = "er"
-epochs = 2
-batch_size = 16
-buffer_batch_size = 16
-buffer_size = 50
-[replay]
-em_size = 50
-sb_size = 100
-[export]
-runtime = "ort"
-[power]
-enabled = false
-"""
+SPEC = (REPO / "tests" / "data" / "specs" / "pool_sweep.toml").read_text()   # shared with device_tests/test_pool.py
 TICK = os.sysconf("SC_CLK_TCK")
 
 

@@ -159,7 +159,26 @@ def markdown(command: str, rows: list[dict]) -> str:
             "(one on-device sha256 pass over everything pushed, plus two shell round trips), which "
             "weighs most on the unthrottled loopback link.\n\n"
             "| figure | value | goal |\n|---|---|---|\n"
-            f"{table}")
+            f"{table}\n\n{verdict(rows)}")
+
+
+def verdict(rows: list[dict]) -> str:
+    """One line per link: the full-deploy ratio against the goal, and where the rest of the time goes."""
+    value = {r["name"]: r["value"] for r in rows}
+    lines = []
+    for link in ("loopback", "usb2"):
+        ratio = value.get(f"deploy_throughput_{link}_ratio_vs_adb_cli_push")
+        if ratio is None:
+            continue
+        transfer = value[f"deploy_transfer_phase_{link}_ratio_vs_adb_cli_push"]
+        met = "met" if ratio >= GOAL_RATIO else "NOT met"
+        slower = " (edgecl's Python sync client against adb's C one)" if transfer < 0.9 else ""
+        lines.append(f"- {link}: {ratio} x, goal >= {GOAL_RATIO} {met}; the transfer alone is {transfer} x{slower}"
+                     + ("" if ratio >= GOAL_RATIO else
+                        " -- the rest is the verification `adb push` does not do: the on-device sha256 of "
+                        "everything pushed (one OpenSSL pass) and the two shell round trips (check; verify and "
+                        "rename), which weigh most when the link itself is this fast"))
+    return "Verdict (this run):\n" + "\n".join(lines)
 
 
 if __name__ == "__main__":

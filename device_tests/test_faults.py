@@ -3,6 +3,12 @@ session on the device and injects the fault from the device shell; the host's ``
 ``SessionError`` that says which fault, keep every event it had read, and leave the session folder."""
 from __future__ import annotations
 
+import json
+import os
+import shlex
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -15,6 +21,8 @@ from android_harness.shell_quote import quote
 from pipeline.config import ExperimentSpec, parse_spec
 from pipeline.device_run import prepare_device_run
 from pipeline.errors import SessionError
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def long_spec() -> ExperimentSpec:
@@ -84,3 +92,80 @@ def test_killed_runner_ends_the_stream_with_its_log(python_device: AndroidDevice
     assert err.value.phase == "died"
     assert "runner exited without result.json" in str(err.value)
     assert [e["seq"] for e in handle.events] == list(range(len(handle.events)))
+
+
+CTRL_C_SPEC = """name = "ctrlc"
+seed = 0
+[data]
+kind = "digits"
+tasks = 3
+classes_per_task = 2
+[model]
+kind = "mlp"
+hidden = [32]
+[train]
+method = "er"
+epochs = 2
+batch_size = 32
+lr = 0.05
+[replay]
+em_size = 60
+sb_size = 300
+[power]
+enabled = false
+"""
+
+
+def _edgecl(*args: str) -> list[str]:
+    return [sys.executable, "-m", "pipeline.cli.app", *args]
+
+
+def _wait_for(what: str, check, seconds: float = 300.0):
+    deadline = time.monotonic() + seconds
+    while not (got := check()):
+        assert time.monotonic() < deadline, f"no {what} within {seconds:.0f} s"
+        time.sleep(0.2)
+    return got
+
+
+def test_ctrl_c_of_a_run_says_how_to_follow_and_resume_and_loses_nothing(device: AndroidDevice, tmp_path: Path) -> None:
+    """Ctrl-C during task 2 of 3: exit 130, the session goes on on the phone (the `edgecl attach`
+    command is printed), the folder is marked, and the printed `--resume` command finishes the run
+    with task 1's record untouched and task 2's session followed, not trained again."""
+    spec = tmp_path / "ctrlc.toml"
+    spec.write_text(CTRL_C_SPEC)
+    key = f"{device.serial}@{device.adb.server}"
+    sets = ["--set", "train.epochs=60"]           # task 2 runs long enough to be interrupted
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "400"}
+    out = tmp_path / "results"
+    proc = subprocess.Popen(_edgecl("run", str(spec), "--serial", key, "--out", str(out), "--runtime", "executorch",
+                                    *sets), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+    try:
+        record0 = _wait_for("task 1 record", lambda: next(iter(out.glob("ctrlc-*/sessions/*-task0/task.json")), None))
+        folder = record0.parents[2]
+        sid = f"{folder.name}-task1"
+        events = f"{device.storage_path('sessions', sid)}/events.jsonl"
+        first_event = _wait_for("task 2 session", lambda: device.shell(f"head -n 1 {quote(events)} 2>/dev/null",
+                                                                      check=False).stdout)
+        proc.send_signal(signal.SIGINT)
+        text = proc.communicate(timeout=120)[0].decode()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, text
+    flat = " ".join(text.split())
+    assert f"1 of 3 tasks complete in {folder}" in flat, text
+    assert f"goes on on the phone; follow it with: edgecl attach {sid} --serial {key}" in flat, text
+    resume = f"edgecl run {spec} --resume {folder} --serial {key} --set train.epochs=60 --runtime executorch"
+    assert f"continue this run from its last completed task with: {resume}" in flat, text
+    marker = json.loads((folder / "interrupted.json").read_text())
+    assert (marker["completed_tasks"], marker["session"], marker["session_on_phone"]) == ([0], sid, True)
+    assert device.shell(f"test -f {quote(events)} && echo there").stdout == "there\n"
+    before = record0.read_bytes()
+    again = subprocess.run(_edgecl(*shlex.split(resume)[1:]), capture_output=True, env=env, cwd=ROOT, timeout=600)
+    assert again.returncode == 0, again.stdout.decode() + again.stderr.decode()
+    summary = json.loads((folder / "summary.json").read_text())
+    assert [t["task"] for t in summary["tasks"]] == [0, 1, 2] and not (folder / "interrupted.json").exists()
+    assert record0.read_bytes() == before                                       # task 1 kept as recorded
+    pulled = (folder / "sessions" / sid / "events.jsonl").read_text()
+    assert pulled.startswith(first_event)                                       # task 2: the same session, followed

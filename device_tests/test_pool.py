@@ -25,29 +25,7 @@ from pipeline.errors import DeviceError
 from pipeline.experiment import run_experiment
 
 REPO = Path(__file__).resolve().parents[1]
-SPEC = """name = "pool"
-seed = 0
-[data]
-kind = "digits"
-tasks = 2
-classes_per_task = 2
-[model]
-kind = "mlp"
-hidden = [64]
-[train]
-method = "er"
-epochs = 2
-batch_size = 16
-buffer_batch_size = 16
-buffer_size = 50
-[replay]
-em_size = 50
-sb_size = 100
-[export]
-runtime = "ort"
-[power]
-enabled = false
-"""
+SPEC = (REPO / "tests" / "data" / "specs" / "pool_sweep.toml").read_text()   # shared with bench/pool.py
 
 pytestmark = pytest.mark.skipif(bool(os.environ.get("ANDROID_SERIAL")), reason="kills and restarts phones: virtual phones only")
 
@@ -226,6 +204,7 @@ def test_ctrl_c_leaves_sessions_on_the_phones_and_resume_reattaches(fleet: Fleet
 
 def test_devices_connect_lists_a_phone_on_tcp(fleet: Fleet, edgecl_home: Path) -> None:
     from android_harness import vphone
+    from android_harness.vphone.manager import remove_home
 
     info = vphone.start(preset="pixel7-termux", server=fleet.servers[1], base=edgecl_home, connect_adb=False)
     try:
@@ -238,6 +217,7 @@ def test_devices_connect_lists_a_phone_on_tcp(fleet: Fleet, edgecl_home: Path) -
         assert str(fleet.servers[1]) in row
     finally:
         vphone.stop(info, fleet.servers[1], base=edgecl_home)
+        remove_home(info)                 # later tests of the session count the homes left under edgecl_home
 
 
 def test_vphone_start_uses_a_private_adb_server(tmp_path: Path) -> None:

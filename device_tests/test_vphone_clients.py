@@ -107,3 +107,22 @@ def test_adb_shell_library_shell_push_pull_list_stat(device: AndroidDevice, tmp_
         d.shell(f"rm -rf {remote.rsplit('/', 1)[0]}")
     finally:
         d.close()
+
+
+def test_cli_push_of_an_empty_folder_creates_nothing_as_on_a_phone(device: AndroidDevice, tmp_path: Path) -> None:
+    """adb 36 sends no request for a folder (sync has no mkdir); it runs ``shell:mkdir`` over the
+    folders only for a device without ``fixed_push_mkdir`` (Android 9). A phone since Android 10
+    advertises that feature, so an empty folder, alone or inside a tree, is not created."""
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "tree" / "hollow").mkdir(parents=True)
+    (tmp_path / "tree" / "f.txt").write_text("x")
+    base = f"/data/local/tmp/edgecl-cli-empty-{os.getpid()}"
+    _adb(device, "shell", "rm", "-rf", base)
+    assert "fixed_push_mkdir" in device.adb.features()
+    r = _adb(device, "push", str(tmp_path / "empty"), f"{base}/empty")
+    assert r.returncode == 0 and b"0 files pushed" in r.stdout + r.stderr, r
+    r = _adb(device, "push", str(tmp_path / "tree"), f"{base}/tree")
+    assert r.returncode == 0 and b"1 file pushed" in r.stdout + r.stderr, r
+    listing = _adb(device, "shell", f"cd {base} && find . | sort").stdout.decode().split()
+    assert listing == [".", "./tree", "./tree/f.txt"], listing
+    _adb(device, "shell", "rm", "-rf", base)

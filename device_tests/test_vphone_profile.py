@@ -1,8 +1,10 @@
 """DeviceProfile probe (works the same on a phone) and the vphone's battery model under load."""
 from __future__ import annotations
 
+import re
 import statistics
 import time
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,7 @@ import pytest
 import android_harness.profile as profile_mod
 from android_harness.android_device import AndroidDevice
 from android_harness.profile import load_profile
+from android_harness.rail_parse import parse_power_stats
 from android_harness.vphone.home import VphoneHome
 from pipeline.errors import ConfigError
 
@@ -93,3 +96,57 @@ def test_battery_counters_rise_under_load(device: AndroidDevice, vphone_home: Vp
     if vphone_home is not None:
         assert drain_idle > 0 and counter1 < counter0       # vphone preset: unplug stops charging
         assert "UPDATES STOPPED" not in device.shell("dumpsys battery").stdout
+
+
+def test_the_machine_is_the_phones_abi(device: AndroidDevice) -> None:
+    """``uname -m``, ``arch`` and the kernel's arch sysctl name the phone's ABI, not the host's."""
+    abi = device.shell("getprop ro.product.cpu.abi").stdout.strip()
+    machine = {"arm64-v8a": "aarch64", "x86_64": "x86_64"}.get(abi)
+    if machine is None:
+        pytest.skip(f"ABI {abi}: its uname -m varies (armv7l/armv8l)")
+    out = device.shell("uname -m; arch; cat /proc/sys/kernel/arch; uname -a").stdout.splitlines()
+    assert out[:3] == [machine] * 3, out
+    assert out[3].split()[-2] == machine and (machine == "x86_64" or "x86_64" not in out[3]), out[3]
+
+
+POWER_STATS = "android.hardware.power.stats.IPowerStats/default"
+_DELTA_ROW = re.compile(r"^\s*\[(?P<rail>[^\]]+)\]:(?P<sub>\S*)\s+(?P<e>[0-9.]+) mWs \(\s*(?P<d>-?[0-9.]+)\)$")
+_CPU_RAILS = re.compile(r"CPUCL|CPU_|_CPU")
+
+
+def _delta_dump(device: AndroidDevice) -> tuple[int, dict[str, tuple[Decimal, Decimal]]]:
+    """(elapsed ms, rail -> (cumulative mWs, delta mWs)) of one ``dumpsys IPowerStats delta``."""
+    text = device.shell(["dumpsys", POWER_STATS, "delta"]).stdout
+    meter = text[text.index("PowerStats HAL 2.0 energy meter"):]
+    elapsed = int(re.search(r"^Elapsed time: (\d+) ms$", meter, re.M).group(1))
+    rows = {m["rail"]: (Decimal(m["e"]), Decimal(m["d"])) for m in map(_DELTA_ROW.match, meter.splitlines()) if m}
+    assert rows and parse_power_stats(text).by_rail().keys() == rows.keys()
+    return elapsed, rows
+
+
+def test_odpm_rails_accumulate_while_the_phone_works(device: AndroidDevice) -> None:
+    """The PowerStats HAL's ``delta`` form: each rail's energy since the previous delta dump (the
+    difference of the cumulative column, to the dump's 0.01 mWs), and the CPU rails' energy grows
+    faster while two cores are busy than while the phone idles (the quietest of a few idle windows:
+    load an earlier test left behind ends within seconds)."""
+    if POWER_STATS not in device.shell("dumpsys -l").stdout:
+        pytest.skip("no IPowerStats HAL (no on-device power monitor)")
+    quantum = Decimal(0) if device.profile.simulated else Decimal("0.01")
+    _, last = _delta_dump(device)                                    # starts the first window
+    cpu = [r for r in last if _CPU_RAILS.search(r)]
+    assert cpu, sorted(last)
+    windows = []
+    for _ in range(4):
+        time.sleep(1.5)
+        ms, rows = _delta_dump(device)
+        windows.append(sum(rows[r][1] for r in cpu) / ms)          # mWs / ms = W
+        last = rows
+    device.shell("for i in 1 2; do setsid nohup timeout 4 sh -c 'while :; do :; done' >/dev/null 2>&1 & done; sleep 0.3")
+    time.sleep(2.0)
+    busy_ms, busy = _delta_dump(device)
+    assert last.keys() == busy.keys() and busy_ms > 1000
+    for rail, (energy, delta) in busy.items():
+        assert abs((energy - last[rail][0]) - delta) <= quantum, (rail, energy, last[rail][0], delta)
+        assert delta >= 0
+    busy_w = sum(busy[r][1] for r in cpu) / busy_ms
+    assert busy_w > min(windows) + Decimal("0.1"), (windows, busy_w)

@@ -2,6 +2,8 @@
 exec-out (binary clean), the v1 shell, sync listing, and a host CLSE killing a v1 shell."""
 from __future__ import annotations
 
+import hashlib
+import io
 import os
 import socket
 import subprocess
@@ -65,3 +67,20 @@ def test_cli_ls_and_stat_v2(device: AndroidDevice, remote_dir: str) -> None:
     assert {"f", "sub", ".", ".."} <= names
     pulled = _adb(device, "pull", f"{remote_dir}/f", "/dev/stdout")
     assert pulled.returncode == 0
+
+
+def test_sha256sum_many_files_in_toybox_format(device: AndroidDevice, remote_dir: str) -> None:
+    """One call over many files (what deploy's verify does), odd names, errors per file, stdin."""
+    files = {f"f{i}.bin": os.urandom(1000 * i) for i in range(12)} | {"sp ace": b"a", "-dash": b"d", "sub/x": b""}
+    device.adb.push_files([(io.BytesIO(data), f"{remote_dir}/{name}") for name, data in files.items()])
+    device.shell(["mkdir", f"{remote_dir}/adir"])
+    names = list(files)
+    r = device.shell(f"cd {remote_dir} && sha256sum -- " + " ".join(f"'{n}'" for n in names[:5] + ["nope"] + names[5:] + ["adir"]),
+                     check=False)
+    want = [f"{hashlib.sha256(files[n]).hexdigest()}  {n}" for n in names]
+    assert (r.stdout.splitlines(), r.exit_code) == (want, 1), r
+    assert r.stderr.splitlines() == ["sha256sum: nope: No such file or directory", "sha256sum: adir: Is a directory"]
+    r = device.shell(f"cd {remote_dir} && echo hi | sha256sum - f1.bin")
+    stdin_sha = hashlib.sha256(b"hi\n").hexdigest()
+    assert r.stdout.splitlines() == [f"{stdin_sha}  -",
+                                     f"{hashlib.sha256(files['f1.bin']).hexdigest()}  f1.bin"]

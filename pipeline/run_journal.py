@@ -8,7 +8,7 @@ on an earlier folder to resume a run.
 Files it adds to the normal results folder:
   sessions/<id>/task.json   one completed task: the TaskRun fields and the device it ran on
   replay/                   the run's replay store as of the last completed task (movable runs whose
-                            spec reads the store: swap_ratio > 0 or Miro)
+                            spec reads the store: a replay method with an EM, swap_ratio > 0 or Miro)
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from android_harness.device.fileio import write_text_atomic
+from android_harness.device.spec_tables import REPLAY_METHODS
 from android_harness.device.paths import under_root
 from android_harness.session import SessionDriver, SessionHandle
 from android_harness.shell_quote import quote
@@ -51,8 +52,11 @@ def gauge_of(run: "DeviceRun") -> str:
 
 
 def store_is_read(spec: "ExperimentSpec") -> bool:
-    """Whether later tasks read the replay store's flash tier (swapping, or Miro's swap candidates)."""
-    return spec.replay.swap_ratio > 0 or spec.miro.enabled
+    """Whether later tasks read the replay store's flash tier: a replay method builds its EM from it at
+    every task start (android_harness/device/replay/em_build.py), swapping and Miro's swap candidates
+    read it too. A run moved to another phone without it would start a task with an empty EM."""
+    replays = spec.train.method in REPLAY_METHODS and spec.replay.em_size > 0
+    return replays or spec.replay.swap_ratio > 0 or spec.miro.enabled
 
 
 class RunJournal:

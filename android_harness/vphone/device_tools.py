@@ -1,12 +1,15 @@
 """The Android commands of a vphone's ``/system/bin`` that toybox does not have: ``getprop``,
-``dumpsys``, ``cmd``, ``pm`` and ``reboot``, as mksh scripts using only shell builtins and toybox;
-and ``sha256sum`` over OpenSSL's hardware SHA-256 (rootfs.py says why).
+``dumpsys``, ``cmd``, ``pm`` and ``reboot``, as mksh scripts using only shell builtins, toybox and
+(for the PowerStats ``delta`` form) awk; ``sha256sum`` over OpenSSL's hardware SHA-256 (rootfs.py
+says why); and, on a preset whose ABI is not the host's, ``uname``/``arch`` naming the phone's machine.
 
 They talk to the vphone process through files in ``/dev/socket/edgecl_vphone`` (the home's
 ``svc/`` folder): ``battery_ctl`` (what ``dumpsys battery unplug|set|reset`` changed; the power model
 reads it), ``ipowerstats.txt`` (the PowerStats HAL dump the power model rewrites every tick, only on
-a phone with ODPM rails) and ``powerctl`` (a FIFO: ``reboot`` writes to it, as init's sys.powerctl).
-The battery commands do what Android's BatteryService shell commands do (android.md B).
+a phone with ODPM rails, under a first line saying when its accumulators were read), ``ipowerstats.prev``
+(the previous ``delta`` dump's snapshot, as the HAL keeps it) and ``powerctl`` (a FIFO: ``reboot``
+writes to it, as init's sys.powerctl). The battery commands do what Android's BatteryService shell
+commands do (android.md B).
 """
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ echo "${2-}"
 """
 
 DUMPSYS = r"""#!/system/bin/sh
-# dumpsys battery [unplug|reset|set KEY VALUE|get KEY] | dumpsys -l | dumpsys SERVICE  (edgecl vphone)
+# dumpsys battery [unplug|reset|set KEY VALUE|get KEY] | dumpsys -l | dumpsys SERVICE [delta]  (edgecl vphone)
 SVC=@SVC@
 PS=/sys/class/power_supply/battery
 CTL=$SVC/battery_ctl
@@ -96,13 +99,32 @@ battery() {
     *) echo "Unknown battery command: $*" >&2; exit 255 ;;
   esac
 }
+pstats_delta() {
+  # the Pixel HAL's "delta" form: elapsed time and each rail's energy since the previous delta dump
+  # (the first one: since boot, deltas 0), from the accumulators as the power model last read them
+  snap=$SVC/ipowerstats.$$
+  prev=$SVC/ipowerstats.prev
+  cp "$SVC/ipowerstats.txt" "$snap" || exit 1
+  [ -r "$prev" ] || prev=/dev/null
+  awk -v P="$prev" '
+    FILENAME == P { if (FNR == 1) pt = $0; else if ($1 ~ /^\[/) pe[$1] = $2; next }
+    FNR == 1 { ct = $0; sub(/.*t_ms=/, "", ct); sub(/.*t_ms=/, "", pt); el = ct - pt; next }
+    /^=+ PowerStats HAL 2.0 (state residencies|energy meter) =+$/ { print; print "Elapsed time: " el " ms"; next }
+    /^ +Entity +State +Total time/ {
+      print "            Entity                State         Total time (         Delta   )     Total entries (         Delta   )   Last entry tstamp (        Delta )"; next }
+    /^ +Channel +Cumulative Energy/ { printf "%34s    Cumulative Energy (      Delta   )\n", "Channel"; next }
+    $1 ~ /^\[/ && $3 == "mWs" { printf "%s (%14.2f)\n", $0, ($1 in pe) ? $2 - pe[$1] : 0; next }
+    { print }' "$prev" "$snap"
+  mv -f "$snap" "$SVC/ipowerstats.prev"
+}
 case $1 in
   battery) shift; battery "$@" ;;
   -l) echo "Currently running services:"; echo "  battery"
       [ -r "$SVC/ipowerstats.txt" ] && echo "  @PSTATS@" ;;
   @PSTATS@)
-    if [ -r "$SVC/ipowerstats.txt" ]; then cat "$SVC/ipowerstats.txt"
-    else echo "Can't find service: $1" >&2; fi ;;
+    if [ ! -r "$SVC/ipowerstats.txt" ]; then echo "Can't find service: $1" >&2
+    elif [ "$2" = delta ] && [ $# -eq 2 ]; then pstats_delta
+    else tail -n +2 "$SVC/ipowerstats.txt"; fi ;;
   "") echo "usage: dumpsys [-l] [battery [unplug|reset|set KEY VALUE|get KEY]] [SERVICE]  (edgecl vphone)" ;;
   *) echo "Can't find service: $1" >&2 ;;
 esac
@@ -145,15 +167,18 @@ exit 1
 
 SHA256SUM = r"""#!/system/bin/sh
 # sha256sum [-b|-t] [FILE...] -- toybox's output ("HASH  NAME", errors "sha256sum: NAME: ...", exit 1)
-# over OpenSSL's SHA-256 (hardware SHA, as Android's toybox gets from BoringSSL)
+# over OpenSSL's SHA-256 (hardware SHA, as Android's toybox gets from BoringSSL): one OpenSSL process
+# hashes all the files, as toybox is one process; one process per file only if that fails (read error)
 rc=0
+opts=1
 n=$#
 while [ "$n" -gt 0 ]; do
   a=$1; shift; n=$((n - 1))
-  case $a in
-    -b|-t|--) continue ;;
-    -) set -- "$@" - ;;
-    -*) echo "sha256sum: unknown option $a" >&2; exit 1 ;;
+  case $opts$a in
+    1-b|1-t) continue ;;
+    1--) opts=0; continue ;;
+    ?-) set -- "$@" - ;;
+    1-*) echo "sha256sum: unknown option $a" >&2; exit 1 ;;
     *) if [ -d "$a" ]; then echo "sha256sum: $a: Is a directory" >&2; rc=1
        elif [ -r "$a" ]; then set -- "$@" "$a"
        elif [ -e "$a" ]; then echo "sha256sum: $a: Permission denied" >&2; rc=1
@@ -162,6 +187,25 @@ while [ "$n" -gt 0 ]; do
 done
 [ $# -eq 0 ] && [ $rc -ne 0 ] && exit $rc
 [ $# -eq 0 ] && set -- -
+set -A names -- "$@"
+set -A args
+i=0
+for f in "$@"; do
+  case $f in -) i=-1; break ;; -*) args[i]=./$f ;; *) args[i]=$f ;; esac   # stdin: one by one below
+  i=$((i + 1))
+done
+if [ $i -eq $# ] && out=$(/system/libexec/sha256 -r "${args[@]}" 2>/dev/null); then
+  i=0
+  set -A hashes
+  while IFS= read -r line; do hashes[i]=${line%% *}; i=$((i + 1)); done <<EOF
+$out
+EOF
+  if [ $i -eq $# ]; then          # one line per file (a name with a newline in it takes the slow path)
+    i=0
+    while [ $i -lt $# ]; do echo "${hashes[i]}  ${names[i]}"; i=$((i + 1)); done
+    exit $rc
+  fi
+fi
 for f in "$@"; do
   case $f in -) set -- ;; -*) set -- "./$f" ;; *) set -- "$f" ;; esac   # OpenSSL's "sha256" command
   h=$(/system/libexec/sha256 -r "$@" 2>/dev/null) || { echo "sha256sum: $f: read error" >&2; rc=1; continue; }
@@ -169,6 +213,22 @@ for f in "$@"; do
 done
 exit $rc
 """
+
+
+UNAME = r"""#!/system/bin/sh
+# uname [-asnrvmpo] / arch -- @MULTI@'s, with the phone's machine (@MACHINE@) where the host
+# kernel under the vphone names its own: the phone's commands are host builds, the kernel is the host's
+host=$(/system/bin/@MULTI@ uname -m) || exit 1
+case ${0##*/} in arch) out=$host ;; *) out=$(/system/bin/@MULTI@ uname "$@") || exit $? ;; esac
+echo "${out//$host/@MACHINE@}"
+"""
+
+
+def machine_tools(multicall: str, machine: str) -> dict[str, str]:
+    """``uname`` and ``arch`` of a phone whose ABI is not the host's: they print ``machine``
+    (``aarch64`` on an arm64 preset), as the phone's kernel would."""
+    text = UNAME.replace("@MULTI@", multicall).replace("@MACHINE@", machine)
+    return {"uname": text, "arch": text}
 
 
 def _fill(text: str) -> str:

@@ -4,15 +4,17 @@
     <home>/data     -> /data: /data/local/tmp (shell's), /data/media/0 (= /sdcard, /storage/emulated/0),
                        /data/misc/adb/adb_keys (the keys adbd accepts)
     <home>/sys      -> /sys (read-only): class/power_supply/battery/*, class/thermal/thermal_zone0/*
-    <home>/proc     -> /proc/meminfo, /proc/cpuinfo over the phone's own procfs
+    <home>/proc     -> /proc/meminfo, /proc/cpuinfo, /proc/sys/kernel/arch over the phone's own procfs
     <home>/svc      -> /dev/socket/edgecl_vphone: battery control, PowerStats dump, powerctl FIFO
     <home>/run      (host only) daemon.json, daemon.log
+    <home>/props.json (host only) the phone's properties; says the folder is a vphone home
 
 ``/data`` survives a restart (and a reboot); the rest is rebuilt at every boot. Files the shell
 creates are owned by uid 2000 on the host too (the phone's user namespace maps 2000 to 2000).
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from dataclasses import dataclass
@@ -148,7 +150,9 @@ def create_home(root: Path, preset: PhonePreset, serial: str, host_adb_key: Path
     for d in (home.battery_dir, home.thermal_temp.parent, home.sys / "devices" / "system" / "cpu", home.proc, home.run):
         d.mkdir(parents=True, exist_ok=True)
     _own(home.svc, SHELL_UID, SHELL_UID, 0o770)
-    build_system(home.root, preset, props_for(preset, serial, boot))
+    props = props_for(preset, serial, boot)
+    build_system(home.root, preset, props)
+    write_atomic(home.root / "props.json", json.dumps(props, indent=1))   # host only: marks a vphone home (manager.remove_home)
     for rel, uid, gid, mode in DATA_DIRS:
         _own(home.data / rel if rel else home.data, uid, gid, mode)
     if host_adb_key is not None and not (home.adb_keys.exists() and home.adb_keys.read_text().strip()):
@@ -157,6 +161,7 @@ def create_home(root: Path, preset: PhonePreset, serial: str, host_adb_key: Path
         os.chmod(home.adb_keys, 0o640)
     write_atomic(home.meminfo, meminfo_text(preset.ram_bytes))
     write_atomic(home.proc / "cpuinfo", cpuinfo_text(preset))
+    write_atomic(home.proc / "arch", ABIS[preset.abi] + "\n")           # over /proc/sys/kernel/arch
     write_atomic(home.battery_dir / "type", "Battery\n")
     write_atomic(home.thermal_temp.parent / "type", "battery\n")
     os.mkfifo(home.svc / "powerctl")

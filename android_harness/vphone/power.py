@@ -21,6 +21,7 @@ from android_harness.vphone.home import VphoneHome
 from android_harness.vphone.presets import PhonePreset
 
 TICK_S = 0.5
+RAILS_STAMP = "# edgecl vphone rails read at t_ms="      # first line of svc/ipowerstats.txt
 _CLK_TCK = os.sysconf("SC_CLK_TCK")
 def write_attribute(path, value: str) -> None:
     """Update a simulated sysfs attribute IN PLACE, as the kernel's attributes behave: same inode, so
@@ -166,9 +167,12 @@ class BatteryModel:
         return "\n".join(lines)
 
     def publish_rails(self) -> None:
-        """The ODPM accumulators are fresh at every tick (the fuel gauge only every period)."""
+        """The ODPM accumulators are fresh at every tick (the fuel gauge only every period). The
+        first line (not printed by ``dumpsys``) says when they were read, in ms since boot, for
+        the ``delta`` form (device_tools.py)."""
         if self.preset.odpm_rails:
-            write_atomic(self.home.svc / "ipowerstats.txt", self.power_stats_dump())
+            t_ms = int((time.monotonic() - self.boot_monotonic) * 1000)
+            write_atomic(self.home.svc / "ipowerstats.txt", f"{RAILS_STAMP}{t_ms}\n" + self.power_stats_dump())
 
 
 def read_ctl(home: VphoneHome) -> dict:

@@ -16,13 +16,14 @@ way as toybox. Output and errors follow toybox's format.
 from __future__ import annotations
 
 import os
+import platform
 import shutil
 import struct
 import subprocess
 from pathlib import Path
 
-from android_harness.vphone.device_tools import TOOLS
-from android_harness.vphone.presets import PhonePreset
+from android_harness.vphone.device_tools import TOOLS, machine_tools
+from android_harness.vphone.presets import ABIS, PhonePreset
 
 TOYBOX = Path("/usr/bin/toybox")
 BUSYBOX = Path("/usr/bin/busybox")
@@ -138,7 +139,10 @@ def build_system(root: Path, preset: PhonePreset, props: dict[str, str]) -> Path
             for name in extras:
                 os.symlink("busybox", bin_dir / name)
     shutil.copy2(_need(MKSH, "mksh"), bin_dir / "sh")
-    for name, text in TOOLS.items():
+    tools = dict(TOOLS)
+    if ABIS[preset.abi] != platform.machine():
+        tools.update(machine_tools(multicall, ABIS[preset.abi]))
+    for name, text in tools.items():
         if name == "sha256sum" and not (system / "libexec" / "sha256").exists():
             continue                                   # toybox's own then
         if (bin_dir / name).is_symlink():

@@ -38,6 +38,7 @@ from android_harness.vphone.presets import ABIS, PhonePreset
 
 QEMU_AARCH64 = Path("/usr/bin/qemu-aarch64-static")
 BINFMT_DIR = "/proc/sys/fs/binfmt_misc"
+KERNEL_ARCH = "/proc/sys/kernel/arch"          # the machine the kernel says it is (Linux >= 6.1)
 # Debian qemu-user-static's aarch64 entry (magic/mask of an ELF64 LE e_machine=183 executable)
 BINFMT_AARCH64 = (r":qemu-aarch64:M::\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\xb7\x00:"
                   r"\xff\xff\xff\xff\xff\xff\xff\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\xff\xff:"
@@ -87,6 +88,7 @@ def _bwrap_args(home: VphoneHome, preset: PhonePreset) -> list[str]:
             "--ro-bind", f"{h}/sys", "/sys", "--ro-bind-try", "/sys/devices/system/cpu", "/sys/devices/system/cpu",
             "--proc", "/proc", "--ro-bind", f"{h}/proc/meminfo", "/proc/meminfo",
             "--ro-bind", f"{h}/proc/cpuinfo", "/proc/cpuinfo",
+            *(["--ro-bind", f"{h}/proc/arch", KERNEL_ARCH] if os.path.exists(KERNEL_ARCH) else []),
             "--dev", "/dev", "--perms", "0755", "--dir", "/dev/socket", "--bind", f"{h}/svc", SVC_DIR]
     for d in ("/mnt", "/vendor", "/product", "/apex", "/odm", "/config", "/cache", "/acct"):
         args += ["--dir", d]

@@ -115,7 +115,12 @@ def _discard(f, path: str) -> None:
 
 async def _receive(reader: ByteReader, stream: Stream, io: Executor, path: str, mode: int,
                    dry_run: bool) -> None:
-    """DATA* DONE into ``path`` (a file, or a symlink for S_IFLNK); reply once, OKAY or FAIL."""
+    """DATA* DONE into ``path`` (a file, or a symlink for S_IFLNK); reply once, OKAY or FAIL. After
+    an error the rest of the file's DATA is read and dropped until DONE, as adbd does.
+
+    Disk writes are write-behind: a 1 MB block goes to the phone's I/O thread while the next one is
+    received (at most one write in flight), so the host's next WRTE is acknowledged during the
+    write, as adbd's socketpair to its sync thread lets it be."""
     loop = asyncio.get_running_loop()
 
     def run(fn, *args):
@@ -124,6 +129,21 @@ async def _receive(reader: ByteReader, stream: Stream, io: Executor, path: str, 
     link = statmod.S_ISLNK(mode)
     error: str | None = None
     f = None
+    writing: asyncio.Future | None = None
+
+    async def settle() -> None:
+        """Wait for the write in flight; a failed one turns into the file's error."""
+        nonlocal writing, error, f
+        if writing is None:
+            return
+        w, writing = writing, None
+        try:
+            await w
+        except OSError as e:
+            error = error or _errno_text("write failed for", path, e)
+            await run(_discard, f, path)
+            f = None
+
     if not dry_run and not link:
         try:
             f = await run(_open_target, path, mode)
@@ -142,26 +162,31 @@ async def _receive(reader: ByteReader, stream: Stream, io: Executor, path: str, 
                     pending.append(data)
                     pending_n += length
                     if f is not None and pending_n >= FLUSH_BYTES:
-                        await run(f.write, b"".join(pending))
+                        await settle()
+                        if f is not None:
+                            writing = run(f.write, b"".join(pending))
                         pending, pending_n = [], 0
             elif ident == b"DONE":
+                await settle()
                 if error is None and not dry_run:
-                    if link:
-                        try:
+                    try:
+                        if link:
                             await run(_make_link, path, b"".join(pending), length)
-                        except OSError as e:
-                            error = _errno_text("couldn't create symlink", path, e)
-                    else:
-                        await run(f.write, b"".join(pending))
-                        await run(_finish_file, f, path, length)
-                        f = None
+                        else:
+                            await run(f.write, b"".join(pending))
+                            await run(_finish_file, f, path, length)
+                            f = None
+                    except OSError as e:
+                        what = "couldn't create symlink" if link else "write failed for"
+                        error = _errno_text(what, path, e)
                 await stream.write(_fail(error) if error else b"OKAY" + struct.pack("<I", 0))
                 return
             else:
                 raise SyncFail(f"expected DATA or DONE, got {ident!r}")
-    except OSError as e:
-        await stream.write(_fail(_errno_text("write failed for", path, e)))
     finally:
+        if writing is not None:
+            with contextlib.suppress(OSError):
+                await asyncio.shield(writing)
         if f is not None:
             await run(_discard, f, path)
 

@@ -28,12 +28,14 @@ def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experim
         offline_grace: float = typer.Option(30.0, "--offline-grace", help="several phones: seconds a phone may be offline before its run waits for it"),
         set_: list[str] = typer.Option([], "--set", help="override a spec key, e.g. --set train.epochs=2 (repeatable)")) -> None:
     """Export (cached) -> deploy -> one session per task on the device -> results folder + summary table.
-    With several phones (--serial A --serial B, --all, device.serials in the spec) the spec runs once on each, in parallel."""
+    With several phones (--serial A --serial B, --all, device.serials in the spec) the spec runs once on each, in parallel.
+    Ctrl-C: the current session goes on on the phone; exit 130 with the `edgecl attach` and `--resume` commands."""
     from android_harness.device_choice import device_for
     from pipeline.config import load_spec, parse_overrides
     from pipeline.errors import ConfigError
     from pipeline.experiment import run_experiment
-    from pipeline.run_journal import RunJournal
+    from pipeline.cli.run_interrupt import MARKER, RunProgress, report_interrupt, resume_command
+    from pipeline.run_journal import RunJournal, store_is_read
     from pipeline.spec_limits import check_against_data
     from android_harness.cache_dir import edgecl_home
 
@@ -49,8 +51,12 @@ def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experim
             raise ConfigError(f"--resume {resume}: not a results folder (no spec.json)")
         if json.loads((resume / "spec.json").read_text()) != json.loads(json.dumps(spec.to_dict(), default=str)):
             raise ConfigError(f"--resume {resume}: that run's spec.json differs from {spec_path}; resume it with its own spec")
-    journal = RunJournal(resume) if resume is not None else None
-    if use_vphone or (spec.device.vphone and not (serial or all_devices or connect)):
+    progress = RunProgress()
+    journal = (RunJournal(resume, on_task=progress) if resume is not None
+               else RunJournal.create(out, spec.name, on_task=progress))
+    scoped = use_vphone or (spec.device.vphone and not (serial or all_devices or connect))
+    device_args, device_arg = (["--vphone"] if use_vphone else []), ""
+    if scoped:
         ctx = device_for(None, True, spec.device.vphone_preset, _out)
     else:
         members = pool_opts.pool_members(serial, all_devices, adb_server, connect, spec.device.serials, spec.device.serial)
@@ -60,13 +66,23 @@ def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experim
             run_on_pool(spec_path, members, out, runtime=runtime, miro=spec.miro.enabled, offline_grace=offline_grace)
             return
         ctx = contextlib.nullcontext(members[0].open(spec.device.profile))
-    with ctx as device:
-        if spec.miro.enabled:
-            from pipeline.miro.run import run_spec_with_miro
+        device_arg = members[0].key
+        device_args = ["--serial", device_arg]
+    device = None
+    try:
+        with ctx as device:
+            if spec.miro.enabled:
+                from pipeline.miro.run import run_spec_with_miro
 
-            folder, _ = run_spec_with_miro(spec, device, out, journal=journal)
-        else:
-            folder = run_experiment(spec, device, out, journal=journal)
+                folder, _ = run_spec_with_miro(spec, device, out, journal=journal)
+            else:
+                folder = run_experiment(spec, device, out, journal=journal)
+    except KeyboardInterrupt:
+        resume_cmd = resume_command(spec_path, journal.folder, device_args, set_, runtime)
+        report_interrupt(_out, journal.folder, progress, resume_cmd, device=device, device_arg=device_arg,
+                         scoped_vphone=scoped, store_on_phone=store_is_read(spec))
+        raise typer.Exit(130) from None
+    (folder / MARKER).unlink(missing_ok=True)          # a resumed run that completed is no longer interrupted
     print_report(folder)
 
 
