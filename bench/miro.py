@@ -13,7 +13,7 @@ oracle is Miro's rule applied in hindsight to the static runs' final accuracy an
 Goals (issue 15): CE >= 0.9x the oracle, >= 1.3x the best static chosen in advance, profiling <= 10%
 of Miro's energy. All energy is measured on a virtual phone: simulated.
 
-    nice -n 10 /work/main/.venv/bin/python bench/miro.py           # both data sets, 3 seeds (~40 min, 2 loaded cores)
+    nice -n 10 /work/main/.venv/bin/python bench/miro.py           # both data sets, 3 seeds (~45 min, 2 loaded cores)
     /work/main/.venv/bin/python bench/miro.py --quick              # 1 seed, 3 tasks, 10 epochs: a smoke run
 
 Writes ``bench/results/miro.json`` and the Miro section of ``bench/RESULTS.md``.
@@ -29,7 +29,6 @@ import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
-from statistics import mean
 from typing import Any
 
 from rich.console import Console
@@ -173,20 +172,26 @@ def main() -> None:
                 r, n = run_one_dataset(name, seeds, args.quick, device, out, bar, job, log)
                 rows += r
                 notes += n
-    notes = [f"Wall time {time.perf_counter() - t0:.0f} s; results folders under {out}.",
+                write_all(command, env, rows, notes, f"{time.perf_counter() - t0:.0f} s (after {name})", out)
+    write_all(command, env, rows, notes, f"{time.perf_counter() - t0:.0f} s", out)
+    for row in rows:
+        console.print(f"{row['name']:80s} {row['metric']:28s} {row['value']} {row['unit']} {row['goal']}")
+
+
+def write_all(command: str, env: str, rows: list[dict[str, Any]], run_notes: list[str], wall: str, out: Path) -> None:
+    """bench/results/miro.json and the RESULTS.md section (after each data set, so a later failure keeps it)."""
+    notes = [f"Wall time {wall}; results folders under {out}.",
              "Energies are MEASURED on the virtual phone and therefore SIMULATED: per session with pipeline.energy.measure_session "
-             "on the ODPM rails (exact accumulator differences; the vphone advances them every 0.5 s power-model tick), over the "
+             "on the ODPM rails (exact accumulator differences at the sampler's rail snapshots, ~1 s apart; the vphone advances its accumulators every 0.5 s power-model tick), over the "
              "session's device window; a run = its task sessions (+ Miro's profiling sessions). Idle time between sessions is in "
              "no run's energy.",
              "Oracle = Miro's own rule in hindsight (miro.md: keep the top cutline share by accuracy, then the best accuracy / "
              "energy) over every static configuration's FINAL class-IL and total energy, same cutline and SE margin; "
              "'best CE in hindsight' drops the cutline (it can pick a configuration the cost-effectiveness rule excludes as too "
              "inaccurate). Ratios are per seed (each seed's own oracle), then averaged.",
-             *notes]
+             *run_notes]
     write_results_json("miro", command, rows, env=env, notes=notes, simulated=True)
     write_section("miro", markdown(command, env, rows, notes))
-    for row in rows:
-        console.print(f"{row['name']:80s} {row['metric']:28s} {row['value']} {row['unit']} {row['goal']}")
 
 
 if __name__ == "__main__":

@@ -103,6 +103,7 @@ class SeedComparison:
     oracle: str
     best_ce: str
     vs_oracle: float
+    acc_vs_oracle: float                 # Miro's final class-IL minus the oracle's, points
     vs_best_ce: float
     vs_default: float
     proxy_vs_oracle: float
@@ -119,7 +120,7 @@ def compare(seed: int, statics: dict[str, RunFigures], default_key: str, miro: R
     oracle = keys[hindsight_choice([statics[k].accuracy for k in keys], [statics[k].energy_j for k in keys], scoring)]
     best = max(keys, key=lambda k: statics[k].ce)
     o, b, d = statics[oracle].ce, statics[best].ce, statics[default_key].ce
-    return SeedComparison(seed, oracle, best, miro.ce / o, miro.ce / b, miro.ce / d, proxy.ce / o, proxy.ce / d,
+    return SeedComparison(seed, oracle, best, miro.ce / o, miro.accuracy - statics[oracle].accuracy, miro.ce / b, miro.ce / d, proxy.ce / o, proxy.ce / d,
                           miro.profiling_share, proxy.profiling_share)
 
 
@@ -147,6 +148,7 @@ def dataset_rows(name: str, statics: dict[int, dict[str, RunFigures]], default_k
     rows += [row("miro CE vs oracle (Miro's rule in hindsight)", "ratio, mean of 3 seeds", m(lambda c: c.vs_oracle), "x", ">= 0.9"),
              row("miro CE vs best static chosen in advance", "ratio, mean of 3 seeds", m(lambda c: c.vs_default), "x", ">= 1.3"),
              row("miro profiling share of energy", "share, mean of 3 seeds", m(lambda c: c.share), "of total", "<= 0.10"),
+             row("miro final class-IL minus the oracle's", "points, mean of 3 seeds", m(lambda c: c.acc_vs_oracle), "points"),
              row("miro CE vs best CE in hindsight (no cutline)", "ratio, mean of 3 seeds", m(lambda c: c.vs_best_ce), "x"),
              row("proxy variant CE vs oracle", "ratio, mean of 3 seeds", m(lambda c: c.proxy_vs_oracle), "x", ">= 0.9"),
              row("proxy variant CE vs best static chosen in advance", "ratio, mean of 3 seeds", m(lambda c: c.proxy_vs_default), "x", ">= 1.3"),
