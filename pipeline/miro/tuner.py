@@ -184,7 +184,7 @@ class MiroTuner:
                                 DataLimits(task.seen_samples, task.task_samples), limits)
         space = shrink(space, policy.keep_share)
         shapes, default_shape = self._subset_shapes(task, space)
-        reference = self.profiler.step_energy(task) if hasattr(self.profiler, "step_energy") else None
+        reference = self.profiler.step_energy(task)
         t0 = time.monotonic()
         ckpt = None
         if miro.checkpoint_epochs > 0:
