@@ -131,10 +131,14 @@ class MiroSpec:
     swap_ratios: list[float] = spec_field(default_factory=lambda: [0.25])
     subset_fraction: float = spec_field(0.2, gt=0.0, le=1.0)
     profile_epochs: int = spec_field(1, ge=1)
+    profile_batches: int = spec_field(0, ge=0, doc="equal steps: size every candidate's profiling subset to this many "
+                                      "batches per epoch (0 = the paper's one subset_fraction for all)")
     sample_fraction: float = spec_field(1.0, gt=0.0, le=1.0)
     search: str = spec_field("grid", choices=("grid", "random", "weighted_random", "halving"))
     scorer: str = spec_field("cutline", choices=("cutline", "weighted", "lowest_energy", "highest_accuracy"))
     cutline: float = spec_field(0.5, gt=0.0, le=1.0)
+    cutline_se: float = spec_field(0.0, ge=0.0, doc="also keep candidates within this many standard errors (of the "
+                                   "profiling evaluation's accuracy) of the cutline (0 = the authors' rank-only cutline)")
     energy: str = spec_field("measured", choices=("measured", "proxy"))
     battery_low: float = spec_field(20.0, ge=0.0, le=100.0, doc="battery %% below which energy weighs more")
     grid: str = spec_field("custom", choices=("custom", "cifar100", "urbansound8k", "dsads"),

@@ -70,10 +70,12 @@ class DeviceRun:
     def task_info(self, task: int) -> TaskInfo:
         counts = json.loads((self.data.folder / "tasks.json").read_text())["tasks"]
         by_index = {int(e["index"]): int(e["train"]["count"]) for e in counts}
+        tests = {int(e["index"]): int(e["test"]["count"]) for e in counts}
         order = self.data.tasks
         seen = sum(by_index[t] for t in order[: order.index(task)])
         per_sample = 4 * int(__import__("math").prod(self.data.input_shape))
-        return TaskInfo(task_index=order.index(task), task_samples=by_index[task], seen_samples=seen, bytes_per_sample=per_sample)
+        return TaskInfo(task_index=order.index(task), task_samples=by_index[task], seen_samples=seen, bytes_per_sample=per_sample,
+                        test_samples=sum(tests[t] for t in order[: order.index(task) + 1]))
 
     @contextlib.contextmanager
     def on_battery(self) -> Iterator[None]:

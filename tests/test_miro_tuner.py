@@ -30,6 +30,9 @@ class SurfaceProfiler:
         energy = 0.01 * subset_fraction * (em + sb) * epochs * (1.5 - config.sparsity) + 0.1
         return ProfileRun(acc, energy, 0.5 * epochs, f"s{len(self.calls)}", True)
 
+    def step_energy(self, task):
+        return None
+
 
 def _spec(**miro):
     table = {"replay": {"em_size": 77, "sb_size": 33}, "miro": {"enabled": True, "start_task": 2,

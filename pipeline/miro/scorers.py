@@ -6,7 +6,11 @@ The authors' scorers (omnia-unist/Miro ``optim/optimizer.py``), on our measureme
 - ``weighted`` (their ``most_efficient``): inside the cutline, a*exp(acc/acc_med) + e*(1 - ln(E/E_med)),
   medians taken over the kept candidates;
 - ``lowest_energy``: the cheapest inside the cutline; ``highest_accuracy``: the most accurate.
-Candidates outside the cutline score ``-inf``. Energy is the one MEASURED on the device by default;
+Candidates outside the cutline score ``-inf``. Energy is the one MEASURED on the device by default:
+what the whole task would cost at the candidate's settings (``task_energy_j``, the tuner's
+extrapolation of a precise measurement); when a candidate of the comparison has none, every
+candidate is ranked by its task's steps instead (never by an imprecise figure). Measurements
+without task figures (a profiler that reports none) are ranked by their profiling energy.
 ``energy="proxy"`` uses the authors' EM + SB samples per epoch instead.
 """
 from __future__ import annotations
@@ -34,6 +38,9 @@ class Measurement:
     session_id: str | None = None
     simulated: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    steps: int | None = None               # steps this profiling run trained
+    task_steps: int | None = None          # steps the whole task trains at this candidate's settings
+    task_energy_j: float | None = None     # the whole task's energy predicted from a precise measurement
 
     @property
     def proxy_energy(self) -> float:
@@ -52,7 +59,9 @@ class Measurement:
     def to_dict(self) -> dict[str, Any]:
         return {"candidate": self.candidate.to_dict(), "accuracy": self.accuracy, "energy_j": self.energy_j,
                 "proxy_energy": self.proxy_energy, "seconds": self.seconds, "epochs": self.epochs,
-                "session_id": self.session_id, "simulated": self.simulated, **({"extra": self.extra} if self.extra else {})}
+                "session_id": self.session_id, "simulated": self.simulated, "steps": self.steps,
+                "task_steps": self.task_steps, "task_energy_j": self.task_energy_j,
+                **({"extra": self.extra} if self.extra else {})}
 
 
 @dataclass(frozen=True)
@@ -64,25 +73,58 @@ class ScoringSpec:
     acc_weight: float = 0.5
     energy_weight: float = 0.5
     energy: str = "measured"
+    cutline_se: float = 0.0               # also keep candidates this many standard errors below the cutline
+    eval_samples: int | None = None       # test samples behind each accuracy (the standard error's n)
 
 
-def kept_by_cutline(accuracies: list[float], cutline: float) -> list[int]:
-    """Indices of the top ``cutline`` share by accuracy (at least one), best first; ties keep order."""
+def accuracy_se(accuracy_pct: float, n: int) -> float:
+    """Binomial standard error (points) of an accuracy in % measured on ``n`` test samples."""
+    p = min(max(accuracy_pct / 100.0, 0.0), 1.0)
+    return 100.0 * math.sqrt(p * (1.0 - p) / n)
+
+
+def kept_by_cutline(accuracies: list[float], cutline: float, cutline_se: float = 0.0,
+                    eval_samples: int | None = None) -> list[int]:
+    """Indices of the top ``cutline`` share by accuracy (at least one), best first; ties keep order.
+
+    The authors' cutline is by rank, so two candidates whose accuracies differ by less than the test
+    set can resolve are split by noise. With ``cutline_se > 0`` (and ``eval_samples``) a candidate
+    within ``cutline_se`` standard errors of the last kept accuracy is kept too: below the cutline
+    only when the evaluation says it is worse."""
     n = len(accuracies)
     keep = max(int(n * cutline), 1)
     order = sorted(range(n), key=lambda i: (-accuracies[i], i))
-    return order[:keep]
+    kept = order[:keep]
+    if cutline_se > 0 and eval_samples:
+        last = accuracies[kept[-1]]
+        floor = last - cutline_se * accuracy_se(last, eval_samples)
+        kept += [i for i in order[keep:] if accuracies[i] >= floor]
+    return kept
 
 
 def _energies(ms: list[Measurement], kind: str) -> list[float]:
+    """What each candidate costs, on ONE basis for the whole comparison (module doc)."""
+    if kind == "measured" and all(m.task_steps is not None for m in ms):
+        if all(m.task_energy_j is not None for m in ms):
+            return [max(float(m.task_energy_j), _MIN_ENERGY) for m in ms]
+        return [float(max(m.task_steps, 1)) for m in ms]
     return [m.energy(kind) for m in ms]
+
+
+def energy_basis(ms: list[Measurement], kind: str) -> str:
+    """Which figure ``_energies`` ranks ``ms`` by: "proxy", "task_energy", "task_steps" or "profiling_energy"."""
+    if kind == "proxy":
+        return "proxy"
+    if all(m.task_steps is not None for m in ms):
+        return "task_energy" if all(m.task_energy_j is not None for m in ms) else "task_steps"
+    return "profiling_energy"
 
 
 def cutline_scores(ms: list[Measurement], spec: ScoringSpec) -> list[float]:
     """Paper's cost-effectiveness: accuracy / energy inside the cutline, -inf outside."""
     acc = [m.accuracy for m in ms]
     energy = _energies(ms, spec.energy)
-    kept = set(kept_by_cutline(acc, spec.cutline))
+    kept = set(kept_by_cutline(acc, spec.cutline, spec.cutline_se, spec.eval_samples))
     return [acc[i] / energy[i] if i in kept else -math.inf for i in range(len(ms))]
 
 
@@ -90,7 +132,7 @@ def weighted_scores(ms: list[Measurement], spec: ScoringSpec) -> list[float]:
     """a*exp(acc/acc_med) + e*(1 - ln(E/E_med)) inside the cutline (medians over the kept ones)."""
     acc = [m.accuracy for m in ms]
     energy = _energies(ms, spec.energy)
-    kept = kept_by_cutline(acc, spec.cutline)
+    kept = kept_by_cutline(acc, spec.cutline, spec.cutline_se, spec.eval_samples)
     med = kept[len(kept) // 2]  # the authors' median: the middle of the kept set sorted by accuracy
     acc_med = max(acc[med], 1e-9)
     e_med = energy[med]
@@ -102,7 +144,7 @@ def lowest_energy_scores(ms: list[Measurement], spec: ScoringSpec) -> list[float
     """The cheapest inside the cutline wins (score = -energy)."""
     acc = [m.accuracy for m in ms]
     energy = _energies(ms, spec.energy)
-    kept = set(kept_by_cutline(acc, spec.cutline))
+    kept = set(kept_by_cutline(acc, spec.cutline, spec.cutline_se, spec.eval_samples))
     return [-energy[i] if i in kept else -math.inf for i in range(len(ms))]
 
 
@@ -143,3 +185,12 @@ def best_index(ms: list[Measurement], spec: ScoringSpec) -> int:
 def cost_effectiveness(accuracy: float, energy_j: float) -> float:
     """Accuracy per joule — the figure Miro maximises and the bench compares."""
     return accuracy / max(energy_j, _MIN_ENERGY)
+
+
+def hindsight_choice(accuracies: list[float], energies: list[float], spec: ScoringSpec) -> int:
+    """The exhaustive oracle: Miro's own rule (the cutline on accuracy, then the best accuracy / energy)
+    applied to every configuration's FINAL accuracy and total energy, known in hindsight."""
+    if not accuracies or len(accuracies) != len(energies):
+        raise ConfigError(f"miro oracle: expected one energy per accuracy, got {len(accuracies)} and {len(energies)}")
+    kept = kept_by_cutline(accuracies, spec.cutline, spec.cutline_se, spec.eval_samples)
+    return max(kept, key=lambda i: (cost_effectiveness(accuracies[i], energies[i]), -energies[i], -i))

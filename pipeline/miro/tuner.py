@@ -6,11 +6,19 @@ Per task from ``miro.start_task`` on (earlier tasks run the spec's ``[replay]``)
    can hold, and shrink it when the mode asks;
 3. train a shared mini-checkpoint from the previous task's model on a ``subset_fraction`` subset;
 4. search (grid / random / weighted-random / halving): each profiling run trains one candidate AT
-   ITS OWN settings (EM, SB, swap, sparsity, DDR fraction) on the same ``subset_fraction`` of its
-   SB and EM (the session takes the subset, docs/semantics.md 2), from the mini-checkpoint, then
-   evaluates on the classes seen so far — energy MEASURED on the device for that run;
-5. score (cutline / weighted / lowest energy / highest accuracy) and return the winner's whole
+   ITS OWN settings (EM, SB, swap, sparsity, DDR fraction) on a subset of its SB and EM (the
+   session takes the subset, docs/semantics.md 2), from the mini-checkpoint, then evaluates on the
+   classes seen so far. With ``miro.profile_batches`` every candidate's subset is sized to the
+   same steps (profile_plan.py), else it is the paper's one ``subset_fraction`` for all;
+5. energy per candidate = what the WHOLE task would cost at its settings: its measured profiling
+   energy per step x the task's steps when that figure is precise, else the previous task
+   session's precise J/step x the task's steps, else the task's steps alone (then every candidate
+   of the comparison is ranked in steps: an imprecise window is never taken as a figure);
+6. score (cutline / weighted / lowest energy / highest accuracy) and return the winner's whole
    ``TaskConfig``, which the task session then runs exactly.
+A task is profiled when it is at or after ``miro.start_task``; the runs start from the previous
+task's model, or for task 1 (``start_task = 1``) from the export's initial state, the model every
+later task descends from (the warm start: no paper default is spent on task 1).
 Everything (state, mode, candidates, runs, choice, profiling energy and time) goes to ``miro.json``.
 The tuner never touches the model: profiling runs train copies on the device.
 """
@@ -19,7 +27,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Protocol
 
@@ -27,8 +35,10 @@ import numpy as np
 
 from pipeline.config import ExperimentSpec
 from pipeline.miro.candidates import Candidate, DataLimits, DeviceLimits, build_candidates, clip_candidates
+from pipeline.miro.profile_plan import (SubsetShape, common_batches, em_slots, equal_steps_shape, extrapolate, sb_rows,
+                                        subset_shape, task_steps)
 from pipeline.miro.resources import DeviceState, PolicyDecision, ResourcePolicySpec, decide, shrink
-from pipeline.miro.scorers import Measurement, ScoringSpec
+from pipeline.miro.scorers import Measurement, ScoringSpec, energy_basis
 from pipeline.miro.search import SearchResult, WeightedRandomSampler, run_search
 from pipeline.task_config import TaskConfig
 
@@ -45,6 +55,20 @@ class ProfileRun:
     session_id: str | None = None
     simulated: bool = False
     checkpoint: str | None = None
+    train_energy_j: float | None = None   # its training phase alone (what extrapolates to the task)
+    precise: bool = False                 # the training-phase figure is long enough for the counter
+    source: str = ""                      # the counter it comes from (pipeline.energy counters)
+    steps: int | None = None              # steps it trained (from its events)
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class StepEnergy:
+    """A precise measured J per training step (a finished task session's training phase)."""
+
+    j_per_step: float
+    source: str
+    session_id: str
 
 
 @dataclass
@@ -55,6 +79,7 @@ class TaskInfo:
     task_samples: int                # training samples in this task
     seen_samples: int                # training samples of all earlier tasks (in the storage tier)
     bytes_per_sample: int = 4 * 784
+    test_samples: int | None = None  # test samples of every task seen so far (what profiling evaluates on)
 
 
 class Profiler(Protocol):
@@ -66,6 +91,9 @@ class Profiler(Protocol):
     def profile(self, task: TaskInfo, config: TaskConfig, epochs: int, subset_fraction: float,
                 checkpoint: str | None) -> ProfileRun:
         """Train one candidate's configuration from ``checkpoint`` on the subset; evaluate on the seen classes."""
+
+    def step_energy(self, task: TaskInfo) -> StepEnergy | None:
+        """The last finished task session's precise J per step, if there is one."""
 
 
 @dataclass
@@ -84,13 +112,17 @@ class TaskDecision:
     energy_j: float = 0.0
     seconds: float = 0.0
     energy_complete: bool = True
+    reference: StepEnergy | None = None
+    profiled_steps: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"task": self.task, "profiled": self.profiled,
                              "chosen": self.candidate.to_dict(),
                              "config": self.config.to_dict(),
                              "profiling_energy_j": self.energy_j, "profiling_seconds": self.seconds,
-                             "energy_complete": self.energy_complete}
+                             "energy_complete": self.energy_complete, "profiling_steps": self.profiled_steps}
+        if self.reference is not None:
+            d["step_energy_reference"] = asdict(self.reference)
         if self.state is not None:
             d["device_state"] = self.state.to_dict()
         if self.policy is not None:
@@ -99,7 +131,8 @@ class TaskDecision:
             d["candidates"] = [c.key for c in self.candidates]
         if self.checkpoint is not None:
             d["mini_checkpoint"] = {"energy_j": self.checkpoint.energy_j, "seconds": self.checkpoint.seconds,
-                                    "accuracy": self.checkpoint.accuracy, "session_id": self.checkpoint.session_id}
+                                    "accuracy": self.checkpoint.accuracy, "session_id": self.checkpoint.session_id,
+                                    "steps": self.checkpoint.steps, "precise": self.checkpoint.precise}
         if self.search is not None:
             d["search"] = self.search.to_dict()
             d["runs"] = [m.to_dict() for m in self.search.runs]
@@ -123,7 +156,7 @@ class MiroTuner:
         self.policy_spec = ResourcePolicySpec(battery_low=self.miro.battery_low, battery_critical=self.miro.battery_critical,
                                               thermal_temp_c=self.miro.thermal_temp_c, mem_pressure=self.miro.mem_pressure)
         self.scoring = ScoringSpec(self.miro.scorer, self.miro.cutline, self.miro.acc_weight,
-                                   self.miro.energy_weight, self.miro.energy)
+                                   self.miro.energy_weight, self.miro.energy, self.miro.cutline_se)
         self.totals: dict[str, float] = {}
         self.default = TaskConfig.from_spec(spec)
 
@@ -142,7 +175,7 @@ class MiroTuner:
     def _profile_task(self, task: TaskInfo) -> TaskDecision:
         miro = self.miro
         state = self.state_reader() if self.state_reader else None
-        policy = decide(state, self.scoring, self.policy_spec)
+        policy = decide(state, replace(self.scoring, eval_samples=task.test_samples), self.policy_spec)
         limits = DeviceLimits(
             mem_available_bytes=state.mem_available_bytes if state else None,
             storage_free_bytes=state.storage_free_bytes if state else None,
@@ -150,19 +183,24 @@ class MiroTuner:
         space = clip_candidates(build_candidates(miro, task.task_samples),
                                 DataLimits(task.seen_samples, task.task_samples), limits)
         space = shrink(space, policy.keep_share)
+        shapes, default_shape = self._subset_shapes(task, space)
+        reference = self.profiler.step_energy(task)
         t0 = time.monotonic()
         ckpt = None
         if miro.checkpoint_epochs > 0:
-            ckpt = self.profiler.mini_checkpoint(task, miro.subset_fraction, miro.checkpoint_epochs)
+            ckpt = self.profiler.mini_checkpoint(task, default_shape.subset_fraction, miro.checkpoint_epochs)
         runs_energy_ok = [ckpt is None or ckpt.energy_j is not None]
 
         def evaluate(c: Candidate, epochs: int) -> Measurement:
-            run = self.profiler.profile(task, c.to_task(self.default), epochs, miro.subset_fraction,
+            shape = shapes[c]
+            run = self.profiler.profile(task, c.to_task(self.default), epochs, shape.subset_fraction,
                                         ckpt.checkpoint if ckpt else None)
             runs_energy_ok.append(run.energy_j is not None)
-            self._tell(f"task {task.task_index + 1}: profiled {c.key} for {epochs} epoch(s): accuracy {run.accuracy:.1f}, "
-                       + ("energy -" if run.energy_j is None else f"{run.energy_j:.2f} J") + (" (simulated)" if run.simulated else ""))
-            return Measurement(c, run.accuracy, run.energy_j, run.seconds, epochs, run.session_id, run.simulated)
+            m = self._measurement(task, c, shape, epochs, run, reference)
+            self._tell(f"task {task.task_index + 1}: profiled {c.key} for {m.steps} steps: accuracy {run.accuracy:.1f}, "
+                       + ("energy -" if run.energy_j is None else f"{run.energy_j:.3f} J") + (" (simulated)" if run.simulated else "")
+                       + f"; task energy {m.extra['task_energy_basis']}")
+            return m
 
         rng = np.random.default_rng(self.spec.seed * 1000 + task.task_index)
         result = run_search(miro.search, space, evaluate, policy.scoring, epochs=miro.profile_epochs,
@@ -174,9 +212,48 @@ class MiroTuner:
                                 True, state, policy,
                                 space, ckpt, result, energy, seconds, all(runs_energy_ok))
         decision.seconds = max(seconds, 0.0) or (time.monotonic() - t0)
+        decision.reference = reference
+        result.notes.append(f"energy basis: {energy_basis(result.final, policy.scoring.energy)}")
+        decision.profiled_steps = sum(m.steps or 0 for m in result.runs) + ((ckpt.steps or 0) if ckpt else 0)
         self._tell(f"task {task.task_index + 1}: mode {policy.mode}, {len(space)} candidates, {miro.search}: "
                    f"chose {result.chosen.candidate.key} ({energy:.2f} J, {decision.seconds:.0f} s of profiling)")
         return decision
+
+    def _subset_shapes(self, task: TaskInfo, space: list[Candidate]) -> tuple[dict[Candidate, SubsetShape], SubsetShape]:
+        """Each candidate's profiling subset (and the mini-checkpoint's, at the spec's default):
+        equal steps with ``miro.profile_batches``, else the paper's one fraction."""
+        batch, replay = self.spec.train.batch_size, self.spec.train.method in ("er", "derpp")
+        r = self.default.replay
+        sizes = {c: (sb_rows(c.sb_size, task.task_samples), em_slots(c.em_size, task.seen_samples, replay)) for c in space}
+        base = (sb_rows(r.sb_size, task.task_samples), em_slots(r.em_size, task.seen_samples, replay))
+        if self.miro.profile_batches > 0:
+            k = common_batches([*sizes.values(), base], self.miro.profile_batches, batch)
+            shape = lambda sb_em: equal_steps_shape(*sb_em, k, batch)  # noqa: E731
+        else:
+            shape = lambda sb_em: subset_shape(*sb_em, self.miro.subset_fraction, batch)  # noqa: E731
+        return {c: shape(v) for c, v in sizes.items()}, shape(base)
+
+    def _measurement(self, task: TaskInfo, c: Candidate, shape: SubsetShape, epochs: int, run: ProfileRun,
+                     reference: StepEnergy | None) -> Measurement:
+        """One profiling run as the scorers see it, with the task energy it predicts and from what."""
+        batch, replay = self.spec.train.batch_size, self.spec.train.method in ("er", "derpp")
+        planned = epochs * shape.steps_per_epoch
+        steps = run.steps if run.steps else planned
+        full = task_steps(sb_rows(c.sb_size, task.task_samples), em_slots(c.em_size, task.seen_samples, replay),
+                          self.spec.train.epochs, batch)
+        if run.precise and run.train_energy_j is not None and steps > 0:
+            task_j, basis = extrapolate(run.train_energy_j, steps, full), f"profiling run ({run.source}, precise)"
+        elif reference is not None:
+            task_j, basis = reference.j_per_step * full, f"J/step of {reference.session_id} ({reference.source}): profiling window imprecise"
+        else:
+            task_j, basis = None, "steps: no precise energy yet"
+        extra = {"subset_fraction": shape.subset_fraction, "subset_pool": shape.pool, "planned_steps": planned,
+                 "energy_precise": run.precise, "energy_source": run.source, "train_energy_j": run.train_energy_j,
+                 "task_energy_basis": basis}
+        if run.note:
+            extra["energy_note"] = run.note
+        return Measurement(c, run.accuracy, run.energy_j, run.seconds, epochs, run.session_id, run.simulated, extra,
+                           steps=steps, task_steps=full, task_energy_j=task_j)
 
     def _tell(self, message: str) -> None:
         if self.on_event is not None:
@@ -207,7 +284,7 @@ class MiroTuner:
         simulated = any(m.simulated for d in self.decisions if d.search for m in d.search.runs)
         return {"simulated": simulated, "search": miro.search, "scorer": miro.scorer, "cutline": miro.cutline,
                 "energy": miro.energy, "start_task": miro.start_task, "subset_fraction": miro.subset_fraction,
-                "profile_epochs": miro.profile_epochs, "overhead": overhead,
+                "profile_epochs": miro.profile_epochs, "profile_batches": miro.profile_batches, "overhead": overhead,
                 "tasks": [d.to_dict() for d in self.decisions]}
 
     def _save(self) -> None:
