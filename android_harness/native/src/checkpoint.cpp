@@ -85,7 +85,7 @@ Result<std::string> write_checkpoint(const std::string& folder, const Checkpoint
   if (err.ok()) err = write_files(tmp, state_json, arrays);
   if (!err.ok()) {
     remove_tree(tmp);
-    return err.with_context("checkpoint " + name);
+    return Error(err.code(), err.message() + " (checkpoint " + name + ")");
   }
   EDGECL_RETURN_IF_ERROR(remove_tree(final_path));
   if (std::rename(tmp.c_str(), final_path.c_str()) != 0) return errno_error(final_path, "rename");

@@ -14,10 +14,12 @@
 namespace edgecl {
 namespace {
 
-std::string megabytes(int64_t bytes) {
+std::string human_size(int64_t bytes) {
   char buf[64];
   if (bytes >= 0 && bytes < 10 * 1024) {
     std::snprintf(buf, sizeof buf, "%lld bytes", static_cast<long long>(bytes));
+  } else if (bytes < 1024 * 1024) {
+    std::snprintf(buf, sizeof buf, "%.1f KB", static_cast<double>(bytes) / 1024.0);
   } else {
     std::snprintf(buf, sizeof buf, "%.2f MB", static_cast<double>(bytes) / (1024.0 * 1024.0));
   }
@@ -38,8 +40,8 @@ int64_t free_bytes(const std::string& path) {
 
 Error no_space_error(const std::string& path, int64_t needed) {
   const int64_t free = free_bytes(path);
-  std::string msg = "No space left on device on " + path + ": free " + (free < 0 ? "unknown" : megabytes(free));
-  msg += needed >= 0 ? ", needed " + megabytes(needed) : ", needed more";
+  std::string msg = "No space left on device on " + path + ": free " + (free < 0 ? "unknown" : human_size(free));
+  msg += needed >= 0 ? ", needed " + human_size(needed) : ", needed more";
   return Error(ErrorCode::AccessFailed, msg);
 }
 
@@ -79,7 +81,7 @@ Result<std::unique_ptr<SpaceReserve>> SpaceReserve::create(const std::string& pa
   const std::vector<char> zeros(static_cast<size_t>(bytes), '\0');
   Error err = append_whole(fd, path, zeros.data(), zeros.size());
   ::close(fd);
-  if (!err.ok()) return err.with_context("the session's error reserve");
+  if (!err.ok()) return Error(err.code(), err.message() + " (the session's error reserve)");
   return reserve;
 }
 
