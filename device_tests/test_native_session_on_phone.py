@@ -1,6 +1,7 @@
 """Sessions on a STOCK phone (no Python on it): `edgecl run` deploys the native runner for the phone's ABI
 (arm64-v8a: the static aarch64 build, run by the virtual phone under qemu like a phone runs it) and its
-trace equals the host trainer's; an ONNX Runtime session is refused before anything is pushed."""
+trace equals the host trainer's, for Split Digits and a reduced Split Fashion-MNIST (2 tasks, 2 epochs), both
+with SparCL; an ONNX Runtime session is refused before anything is pushed."""
 from __future__ import annotations
 
 import json
@@ -27,6 +28,19 @@ def split_digits(runtime: str) -> ExperimentSpec:
                        "export": {"runtime": runtime}, "device": {"trace": True}, "power": {"enabled": False}})
 
 
+def split_fashion_mnist() -> ExperimentSpec:
+    """Split Fashion-MNIST with SparCL, reduced to 2 tasks and 2 epochs (Debian's dataset-fashion-mnist)."""
+    return parse_spec({"name": "split-fashion-native", "seed": 0,
+                       "data": {"kind": "fashion_mnist", "tasks": 2, "classes_per_task": 2, "max_train_per_class": 80,
+                                "max_test_per_class": 50},
+                       "model": {"kind": "mlp", "hidden": [64]},
+                       "train": {"method": "derpp", "epochs": 2, "batch_size": 32, "lr": 0.05},
+                       "replay": {"em_size": 64, "sb_size": 160, "swap_ratio": 0.5},
+                       "sparcl": {"enabled": True, "sparsity": 0.75, "tdm_update_every": 0.5, "ddr_steps": [0.5],
+                                  "dgm_period": 5},
+                       "export": {"runtime": "executorch"}, "device": {"trace": True}, "power": {"enabled": False}})
+
+
 def test_the_phone_has_no_python(device: AndroidDevice) -> None:
     if not device.profile.simulated:
         pytest.skip("a real phone may have Termux")
@@ -40,6 +54,22 @@ def test_stock_phone_runs_sparcl_natively_and_conforms_to_the_host(device: Andro
     env = json.loads((folder / "env.json").read_text())
     summary = json.loads((folder / "summary.json").read_text())
     assert env["runner"] == "native" and len(summary["tasks"]) == 5
+    sessions = [folder / "sessions" / t["session_id"] for t in summary["tasks"]]
+    assert all(json.loads((s / "result.json").read_text())["status"] == "ok" for s in sessions)
+    host = HostTrainer(spec, progress=False, root=tmp_path / "host")
+    result = host.run()
+    cmp = compare_traces(read_trace([s / "trace.jsonl" for s in host.sessions]), read_trace([s / "trace.jsonl" for s in sessions]),
+                         LOSS_TOL)
+    assert cmp.ok and cmp.near_tie_at is None, (cmp.problems, cmp.near_tie_at)
+    assert summary["metrics"]["class_il"] == pytest.approx(result.summary["class_il"], abs=1e-9)
+
+
+def test_stock_phone_runs_split_fashion_mnist_with_sparcl_natively(device: AndroidDevice, tmp_path: Path) -> None:
+    spec = split_fashion_mnist()
+    folder = run_experiment(spec, device, tmp_path, progress=False)
+    env = json.loads((folder / "env.json").read_text())
+    summary = json.loads((folder / "summary.json").read_text())
+    assert env["runner"] == "native" and len(summary["tasks"]) == 2
     sessions = [folder / "sessions" / t["session_id"] for t in summary["tasks"]]
     assert all(json.loads((s / "result.json").read_text())["status"] == "ok" for s in sessions)
     host = HostTrainer(spec, progress=False, root=tmp_path / "host")

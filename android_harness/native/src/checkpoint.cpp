@@ -1,8 +1,12 @@
 #include "checkpoint.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 
+#include "disk_space.h"
 #include "fileio.h"
 #include "npy.h"
 
@@ -12,13 +16,28 @@ namespace {
 constexpr const char* kPrefix = "ckpt-";
 constexpr int kFormat = 2;
 
+/// Slack per file for .npy headers and state.json in the up-front free-space check.
+constexpr int64_t kPerFileBytes = 4096;
+
 Error write_fsynced(const std::string& path, const std::string& data) {
-  FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) return errno_error(path, "open");
-  const bool ok = std::fwrite(data.data(), 1, data.size(), f) == data.size() && std::fflush(f) == 0;
-  std::fclose(f);
-  if (!ok) return errno_error(path, "write");
-  return fsync_path(path);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return errno_error(path, "open");
+  Error err = append_whole(fd, path, data.data(), data.size());
+  if (err.ok() && ::fsync(fd) != 0) err = errno_error(path, "fsync");
+  ::close(fd);
+  return err;
+}
+
+/// The checkpoint's files into `tmp` (the caller renames it, or removes it on an error).
+Error write_files(const std::string& tmp, const std::string& state_json, const ArrayMap& arrays) {
+  EDGECL_RETURN_IF_ERROR(make_dirs(join_path(tmp, "arrays")));
+  EDGECL_RETURN_IF_ERROR(make_dirs(join_path(tmp, "runtime")));
+  for (const auto& [key, array] : arrays) {
+    EDGECL_RETURN_IF_ERROR(write_fsynced(join_path(tmp, "arrays/" + key + ".npy"), npy_file_bytes(array)));
+  }
+  EDGECL_RETURN_IF_ERROR(write_fsynced(join_path(tmp, "state.json"), state_json));
+  EDGECL_RETURN_IF_ERROR(fsync_path(join_path(tmp, "arrays")));
+  return fsync_path(tmp);
 }
 
 }  // namespace
@@ -36,11 +55,6 @@ Result<std::string> write_checkpoint(const std::string& folder, const Checkpoint
   const std::string final_path = join_path(folder, name);
   const std::string tmp = join_path(folder, "." + name + ".tmp");
   EDGECL_RETURN_IF_ERROR(remove_tree(tmp));
-  EDGECL_RETURN_IF_ERROR(make_dirs(join_path(tmp, "arrays")));
-  EDGECL_RETURN_IF_ERROR(make_dirs(join_path(tmp, "runtime")));
-  for (const auto& [key, array] : arrays) {
-    EDGECL_RETURN_IF_ERROR(write_fsynced(join_path(tmp, "arrays/" + key + ".npy"), npy_file_bytes(array)));
-  }
   OrderedJson j = OrderedJson::object();
   j["format"] = kFormat;
   j["runtime"] = s.runtime;
@@ -62,9 +76,17 @@ Result<std::string> write_checkpoint(const std::string& folder, const Checkpoint
   j["has_grad_prev"] = s.has_grad_prev;
   j["opt_step"] = s.opt_step;
   j["trace_bytes"] = s.trace_bytes;
-  EDGECL_RETURN_IF_ERROR(write_fsynced(join_path(tmp, "state.json"), to_json_text(j, JsonStyle::kIndent1)));
-  EDGECL_RETURN_IF_ERROR(fsync_path(join_path(tmp, "arrays")));
-  EDGECL_RETURN_IF_ERROR(fsync_path(tmp));
+  const std::string state_json = to_json_text(j, JsonStyle::kIndent1);
+  // A full disk fails here, before a byte is written, or part-way: the temp folder is removed
+  // either way, so no half-written checkpoint is ever left (or listed: only renamed ones count).
+  int64_t needed = static_cast<int64_t>(state_json.size()) + kPerFileBytes;
+  for (const auto& [key, array] : arrays) needed += static_cast<int64_t>(array.bytes.size()) + kPerFileBytes;
+  Error err = check_free_space(folder, needed);
+  if (err.ok()) err = write_files(tmp, state_json, arrays);
+  if (!err.ok()) {
+    remove_tree(tmp);
+    return Error(err.code(), err.message() + " (checkpoint " + name + ")");
+  }
   EDGECL_RETURN_IF_ERROR(remove_tree(final_path));
   if (std::rename(tmp.c_str(), final_path.c_str()) != 0) return errno_error(final_path, "rename");
   EDGECL_RETURN_IF_ERROR(fsync_path(folder));

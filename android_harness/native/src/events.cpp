@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <set>
 
+#include "disk_space.h"
 #include "fileio.h"
 
 namespace edgecl {
@@ -67,8 +68,7 @@ Error EventLog::emit(const std::string& type, const OrderedJson& fields) {
   ev["type"] = type;
   for (auto it = fields.begin(); it != fields.end(); ++it) ev[it.key()] = it.value();
   const std::string line = to_json_text(ev, JsonStyle::kCompact) + "\n";
-  const ssize_t w = ::write(fd_, line.data(), line.size());
-  if (w != static_cast<ssize_t>(line.size())) return errno_error(path_, "write");
+  EDGECL_RETURN_IF_ERROR(append_whole(fd_, path_, line.data(), line.size()));  // whole lines only
   next_seq_ += 1;
   if (durable().count(type) || t - synced_at_ >= fsync_s_) return sync();
   return Error();

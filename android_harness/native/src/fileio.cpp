@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "disk_space.h"
+
 namespace edgecl {
 
 std::string join_path(const std::string& a, const std::string& b) {
@@ -75,6 +77,7 @@ bool is_file(const std::string& path) {
 
 Error errno_error(const std::string& path, const std::string& what) {
   const int e = errno;
+  if (e == ENOSPC || e == EDQUOT) return Error(ErrorCode::AccessFailed, no_space_error(path, -1).message() + " (" + what + ")");
   ErrorCode code = e == ENOENT ? ErrorCode::NotFound : ErrorCode::AccessFailed;
   return Error(code, path + ": " + what + " failed (" + std::strerror(e) + ")");
 }
@@ -99,24 +102,11 @@ Result<std::string> read_file(const std::string& path) {
   return out;
 }
 
-static Error write_all(int fd, const char* p, size_t n, const std::string& path) {
-  while (n > 0) {
-    const ssize_t w = ::write(fd, p, n);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      return errno_error(path, "write");
-    }
-    p += w;
-    n -= static_cast<size_t>(w);
-  }
-  return Error();
-}
-
 Error write_file_atomic(const std::string& path, const std::string& data) {
   const std::string tmp = path + ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return errno_error(tmp, "open");
-  Error err = write_all(fd, data.data(), data.size(), tmp);
+  Error err = append_whole(fd, tmp, data.data(), data.size());
   if (err.ok() && ::fsync(fd) != 0) err = errno_error(tmp, "fsync");
   ::close(fd);
   if (!err.ok()) {

@@ -15,6 +15,20 @@ Result<std::string> Manifest::file(const std::string& role) const {
   return folder + "/" + it->second;
 }
 
+Error Manifest::verify(const std::string& role) const {
+  auto path = file(role);
+  if (!path.ok()) return path.error();
+  const FileDigest& want = digests.at(role);
+  auto got = sha256_file(*path);
+  if (!got.ok()) return got.error();
+  if (got->size != want.size || got->sha256 != want.sha256) {
+    return Error(ErrorCode::InvalidProgram, *path + ": corrupted or edited: size " + std::to_string(got->size) +
+                 " bytes, sha256 " + got->sha256 + "; " + folder + "/manifest.json lists size " +
+                 std::to_string(want.size) + ", sha256 " + want.sha256);
+  }
+  return Error();
+}
+
 Result<Manifest> read_manifest(const std::string& folder) {
   const std::string path = folder + "/manifest.json";
   auto parsed = read_json_file(path);
@@ -40,6 +54,9 @@ Result<Manifest> read_manifest(const std::string& folder) {
       return Error(ErrorCode::InvalidArgument, at + ".path: '" + rel + "' must stay inside the export folder");
     }
     m.files[role] = rel;
+    FileDigest& d = m.digests[role];
+    EDGECL_RETURN_IF_ERROR(get_string((*files)[i], "sha256", at, &d.sha256));
+    EDGECL_RETURN_IF_ERROR(get_int((*files)[i], "size", at, &d.size));
   }
   if (!has(doc, "signature")) {
     return Error(ErrorCode::InvalidArgument, where + ".signature: missing");

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "result.h"
+#include "sha256.h"
 #include "signature.h"
 
 namespace edgecl {
@@ -26,16 +27,20 @@ struct Manifest {
   std::string folder;  // the export folder the manifest was read from
   std::string runtime;  // "executorch" | "ort"
   std::map<std::string, std::string> files;  // role ("training", "eval", "initial_state") -> relative path
+  std::map<std::string, FileDigest> digests;  // role -> the sha256 and size the manifest lists
   Signature signature;
   OptimizerSpec optimizer;
   std::map<std::string, double> norm_momentum;  // BatchNorm layer -> momentum (default 0.1)
 
   /// folder/<path of the file with `role`>, or an Error naming the manifest.
   Result<std::string> file(const std::string& role) const;
+  /// The file with `role` has the size and sha256 the manifest lists; else an Error naming the
+  /// file, the expected and the actual values (a corrupted or edited file never reaches the runtime).
+  Error verify(const std::string& role) const;
 };
 
-/// Reads `folder/manifest.json`. Errors name the file and the field; file sizes and sha256 are not
-/// checked here (the host checked them when it pushed the folder).
+/// Reads `folder/manifest.json`. Errors name the file and the field; the files' sizes and sha256
+/// are checked by Manifest::verify.
 Result<Manifest> read_manifest(const std::string& folder);
 
 }  // namespace edgecl

@@ -3,6 +3,19 @@
 #include <cmath>
 
 namespace edgecl {
+namespace {
+
+/// Plain SGD (no momentum, no weight decay): p = p - lr * (g [* gm]) in unit-stride loops the
+/// compiler vectorizes; the same float32 operations per element as the general loop below.
+void plain_sgd(float* __restrict p, const float* __restrict g, const float* __restrict gm, size_t n, float lr) {
+  if (gm == nullptr) {
+    for (size_t i = 0; i < n; ++i) p[i] = p[i] - lr * g[i];
+  } else {
+    for (size_t i = 0; i < n; ++i) p[i] = p[i] - lr * (g[i] * gm[i]);
+  }
+}
+
+}  // namespace
 
 Result<Optimizer> Optimizer::create(const OptimizerSpec& spec, const std::vector<size_t>& sizes) {
   if (spec.name != "sgd" && spec.name != "adamw") {
@@ -42,6 +55,10 @@ void Optimizer::step(const std::vector<MutableTensorRef>& params, const std::vec
     const float* g0 = grads[t].data;
     const float* gm = t < grad_masks.size() ? grad_masks[t] : nullptr;
     const size_t n = params[t].numel;
+    if (name_ == "sgd" && weight_decay_ <= 0.0 && momentum_ <= 0.0) {
+      plain_sgd(p, g0, gm, n, flr);
+      continue;
+    }
     if (name_ == "sgd") {
       float* buf = a_[t].data();
       for (size_t i = 0; i < n; ++i) {

@@ -220,6 +220,7 @@ Result<std::unique_ptr<Program>> Program::load(const std::string& model_dir) {
   }
   impl->train_path = train_path.get();
   impl->eval_path = eval_path.get();
+  for (const char* role : {"training", "eval", "initial_state"}) EDGECL_RETURN_IF_ERROR(m.verify(role));
   EDGECL_RETURN_IF_ERROR(impl->load_state(state_path.get()));
 
   auto train_loader = open_program(impl->train_path);

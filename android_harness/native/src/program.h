@@ -41,8 +41,9 @@ using ConstTensorRef = TensorRef<const float>;
 class Program final {
  public:
   /// Loads `model_dir` (an ExecuTorch export: manifest.json, training.pte, eval.pte,
-  /// initial_state.npz) and checks both programs against the manifest's signature: input count,
-  /// shapes and dtypes, parameter names and order. Errors name the file.
+  /// initial_state.npz), after checking every file's size and sha256 against the manifest (before
+  /// the runtime parses a byte), and checks both programs against the manifest's signature: input
+  /// count, shapes and dtypes, parameter names and order. Errors name the file.
   static Result<std::unique_ptr<Program>> load(const std::string& model_dir);
 
   ~Program();

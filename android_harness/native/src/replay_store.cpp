@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "checksum.h"
+#include "disk_space.h"
 #include "fileio.h"
 #include "json_io.h"
 
@@ -38,21 +39,6 @@ bool check_record(const char* rec, int64_t size, int64_t label, int64_t* sid) {
   std::memcpy(sid, rec + kHead, 8);
   std::memcpy(&lab, rec + kHead + 8, 4);
   return lab == label;
-}
-
-Error write_all(int fd, const std::string& data, const std::string& path) {
-  const char* p = data.data();
-  size_t n = data.size();
-  while (n > 0) {
-    const ssize_t w = ::write(fd, p, n);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      return errno_error(path, "write");
-    }
-    p += w;
-    n -= static_cast<size_t>(w);
-  }
-  return Error();
 }
 
 }  // namespace
@@ -217,7 +203,7 @@ Result<int64_t> StorageTier::append(const std::vector<int64_t>& ids, const float
   for (const auto& [label, recs] : by_label) {
     auto fd = write_fd(label);
     if (!fd.ok()) return fd.error();
-    EDGECL_RETURN_IF_ERROR(write_all(*fd, recs, class_file(label)));
+    EDGECL_RETURN_IF_ERROR(append_whole(*fd, class_file(label), recs.data(), recs.size()));  // whole records
     auto& offsets = offsets_[label];
     int64_t& end = ends_[label];
     for (size_t j = 0; j < recs.size() / static_cast<size_t>(size); ++j) offsets.push_back(end + j * size);

@@ -9,12 +9,15 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "disk_space.h"
 #include "fileio.h"
 #include "resources.h"
 #include "session.h"
 
 namespace edgecl {
 namespace {
+
+constexpr const char* kReserveFile = "runner.reserve";
 
 double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
@@ -40,14 +43,17 @@ const float* Session::grad_prev(size_t layer) const {
 
 SessionOutcome Session::run() {
   const double started = monotonic_seconds();
-  Error err;
+  // The reserve is freed before the session's last writes, so they fit on a disk it filled.
+  auto reserve = SpaceReserve::create(join_path(dir_, kReserveFile), kErrorReserveBytes);
+  Error err = reserve.error();
   auto log = EventLog::open(join_path(dir_, "events.jsonl"));
   if (log.ok()) {
     log_ = std::move(log.get());
-    err = body();
-  } else {
+    if (err.ok()) err = body();
+  } else if (err.ok()) {
     err = log.error();
   }
+  if (reserve.ok()) reserve.get()->release();
   std::string status = was_cancelled_ ? "cancelled" : err.ok() ? "ok" : "error";
   OrderedJson error_value = nullptr;
   if (status == "error") {

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "checksum.h"
+#include "disk_space.h"
 #include "fileio.h"
 
 namespace edgecl {
@@ -40,8 +41,7 @@ Trace::~Trace() {
 Error Trace::write(const OrderedJson& line) {
   if (fd_ < 0) return Error();
   const std::string text = to_json_text(line, JsonStyle::kCompact) + "\n";
-  if (::write(fd_, text.data(), text.size()) != static_cast<ssize_t>(text.size())) return errno_error(path_, "write");
-  return Error();
+  return append_whole(fd_, path_, text.data(), text.size());
 }
 
 }  // namespace edgecl

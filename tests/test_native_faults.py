@@ -1,0 +1,207 @@
+"""Faults the native runner must end cleanly on (issue: faults and bad input), x86_64 build.
+
+- A corrupted program (body or header) is one error naming the file with the manifest's and the
+  actual sha256, before the runtime parses a byte; the persistent runner survives it and serves the
+  next session.
+- A full disk (a bubblewrap tmpfs holding the whole storage root, filled to leave 0-400 KB free) at
+  every point of a session: one error line `No space left on device on <path>: free X, needed Y`
+  in result.json (or on stderr when not even the error fits), whole lines in events.jsonl and
+  trace.jsonl, no half-written checkpoint; the persistent runner serves the next session once
+  there is space again.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from android_harness.device.checkpoint import load_checkpoint
+from tests._native_bins import runner_binary
+from tests._runner_env import build_root, new_session, small_spec
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
+ABI = "x86_64"
+NO_SPACE = "No space left on device on "
+BWRAP = shutil.which("bwrap")
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory):
+    root = tmp_path_factory.mktemp("faults-root")
+    spec = small_spec("derpp", epochs=2)
+    return spec, root, build_root(spec, root, "executorch"), runner_binary(ABI)
+
+
+def _session(env, sid: str, **overrides) -> Path:
+    spec, root, data, _ = env
+    return new_session(spec, root, data, sid, runtime="executorch", trace=True, replay_dir=f"replay/{sid}",
+                       overrides=overrides)
+
+
+def _events(folder: Path) -> list[dict]:
+    """Every line of events.jsonl, each a whole JSON object (a torn line fails the test)."""
+    return [json.loads(line) for line in (folder / "events.jsonl").read_text().splitlines()]
+
+
+def _corrupt_copy(root: Path, name: str, offset: int) -> tuple[Path, str, str]:
+    """models/<name>: the export with training.pte's byte at `offset` flipped; (its path, listed, actual sha256)."""
+    folder = root / "models" / name
+    shutil.copytree(root / "models" / "executorch", folder)
+    pte = folder / "training.pte"
+    data = bytearray(pte.read_bytes())
+    data[offset % len(data)] ^= 0x5A
+    pte.write_bytes(bytes(data))
+    listed = next(f["sha256"] for f in json.loads((folder / "manifest.json").read_text())["files"] if f["role"] == "training")
+    return pte, listed, hashlib.sha256(bytes(data)).hexdigest()
+
+
+@pytest.mark.parametrize("where", ["header", "body"])
+def test_a_corrupted_program_is_one_error_naming_the_file_and_both_hashes(env, where: str) -> None:
+    _, root, _, binary = env
+    pte, listed, actual = _corrupt_copy(root, f"corrupt-{where}", 8 if where == "header" else pte_size(root) // 2)
+    folder = _session(env, f"corrupt-{where}", model_dir=f"models/corrupt-{where}")
+    out = subprocess.run([str(binary), "run", str(folder)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1
+    result = json.loads((folder / "result.json").read_text())
+    assert result["status"] == "error"
+    assert result["error"].startswith(f"{pte}: corrupted or edited: size {pte.stat().st_size} bytes, sha256 {actual}; ")
+    assert result["error"].endswith(f"manifest.json lists size {pte.stat().st_size}, sha256 {listed}")
+    events = _events(folder)
+    assert [e["type"] for e in events] == ["error", "session_end"] and events[0]["phase"] == "setup"
+    assert result["error"] in out.stderr and "terminate" not in out.stderr
+    assert not (folder / "checkpoints").exists() and not (folder / "runner.reserve").exists()
+
+
+def pte_size(root: Path) -> int:
+    return (root / "models" / "executorch" / "training.pte").stat().st_size
+
+
+def _enqueue(queue: Path, folder: Path) -> None:
+    tmp = queue / f".{folder.name}.tmp"
+    tmp.write_text(str(folder))
+    os.replace(tmp, queue / folder.name)
+
+
+def _wait(pred, what: str, timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not pred():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.02)
+
+
+def test_the_served_runner_survives_a_corrupted_program_and_serves_the_next_session(env) -> None:
+    _, root, _, binary = env
+    _corrupt_copy(root, "corrupt-served", 16)
+    bad = _session(env, "served-bad", model_dir="models/corrupt-served")
+    good = _session(env, "served-good")
+    queue = root / "runner" / "queue"
+    queue.mkdir(parents=True, exist_ok=True)
+    server = subprocess.Popen([str(binary), "serve", str(queue), "3"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        for folder in (bad, good):
+            _enqueue(queue, folder)
+            _wait(lambda: (folder / "result.json").exists(), f"{folder.name} served")
+        assert server.wait(timeout=60) == 0  # served both, then the idle exit: it never died
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    assert json.loads((bad / "result.json").read_text())["status"] == "error"
+    assert "corrupted or edited" in (bad / "runner.log").read_text()
+    assert json.loads((good / "result.json").read_text())["status"] == "ok"
+    assert int((bad / "runner.pid").read_text()) == int((good / "runner.pid").read_text()) == server.pid
+    assert json.loads((root / "runner" / "server.json").read_text())["served"] == 2
+
+
+# --- a full disk ------------------------------------------------------------------------------
+
+DISK_BYTES = 64 * 1024 * 1024  # the tmpfs; a filler file then leaves exactly `free` bytes of it
+
+
+def _on_small_disk(env, tmp_path: Path, script: str, free: int) -> tuple[Path, subprocess.CompletedProcess]:
+    """Run `script` (sh; $R is the runner, $D the storage root) on a tmpfs holding a copy of the
+    storage root with `free` bytes left; returns the root's copy as it was afterwards."""
+    if BWRAP is None:
+        pytest.skip("bubblewrap (Debian bwrap) makes the small disk")
+    _, root, _, binary = env
+    disk, out = tmp_path / "disk", tmp_path / "after"
+    disk.mkdir()
+    out.mkdir()
+    prelude = (f'cp -a {root}/. "$D"/ && rm -rf "$D"/runner "$D"/sessions/*/result.json && '
+               f'dd if=/dev/zero of="$D"/filler bs=65536 2>/dev/null; truncate -s -{free} "$D"/filler && sync; ')
+    epilogue = f'; rc=$?; cp -a "$D"/. {out}/; exit $rc'
+    proc = subprocess.run([BWRAP, "--dev-bind", "/", "/", "--size", str(DISK_BYTES), "--tmpfs", str(disk),
+                           "sh", "-c", prelude + script + epilogue],
+                          env={**os.environ, "R": str(binary), "D": str(disk)}, capture_output=True, text=True,
+                          timeout=600)
+    return out, proc
+
+
+def _whole_files_only(folder: Path) -> None:
+    """No torn line, no half-written checkpoint, no reserve left behind."""
+    events = _events(folder)
+    assert [e["seq"] for e in events] == list(range(len(events)))
+    if (folder / "trace.jsonl").exists():
+        for line in (folder / "trace.jsonl").read_text().splitlines():
+            json.loads(line)
+    ckpts = folder / "checkpoints"
+    if ckpts.exists():
+        assert not [p.name for p in ckpts.iterdir() if p.name.startswith(".")], "a temp checkpoint was left"
+        for c in ckpts.iterdir():
+            state, arrays = load_checkpoint(str(c))
+            assert state["iteration"] >= 0 and arrays
+    assert not (folder / "runner.reserve").exists()
+
+
+@pytest.mark.parametrize("free_kb", [0, 66, 72, 100, 240, 400])
+def test_a_full_disk_is_one_clear_error_and_leaves_whole_files(env, tmp_path: Path, free_kb: int) -> None:
+    sid = f"full-{free_kb}"
+    _session(env, sid, checkpoint_every=1, step_event_every=1)
+    out, proc = _on_small_disk(env, tmp_path, f'"$R" run "$D"/sessions/{sid}', free_kb * 1024)
+    folder = out / "sessions" / sid
+    assert proc.returncode == 1, proc.stderr
+    line = next(ln for ln in proc.stderr.splitlines() if NO_SPACE in ln)
+    assert f"{NO_SPACE}{tmp_path / 'disk'}/" in line and ": free " in line and ", needed " in line
+    if free_kb > 64:  # the reserve fitted: the error reached result.json and events.jsonl
+        result = json.loads((folder / "result.json").read_text())
+        assert result["status"] == "error" and NO_SPACE in result["error"] and result["error"] in line
+        events = _events(folder)
+        assert [e["type"] for e in events[-2:]] == ["error", "session_end"] and events[-2]["message"] == result["error"]
+    _whole_files_only(folder)
+
+
+def test_a_checkpoint_that_does_not_fit_is_refused_before_a_byte_is_written(env, tmp_path: Path) -> None:
+    """A free space above the reserve but below one checkpoint: the first checkpoint is refused up front."""
+    _session(env, "ckpt-full", checkpoint_every=1)
+    out, proc = _on_small_disk(env, tmp_path, '"$R" run "$D"/sessions/ckpt-full', 100 * 1024)
+    folder = out / "sessions" / "ckpt-full"
+    result = json.loads((folder / "result.json").read_text())
+    assert proc.returncode == 1 and result["status"] == "error"
+    assert result["error"].startswith(f"{NO_SPACE}{tmp_path / 'disk'}/sessions/ckpt-full/checkpoints: free ")
+    assert result["error"].endswith("(checkpoint ckpt-000000001)")
+    assert not (folder / "checkpoints").exists() or not list((folder / "checkpoints").iterdir())
+    _whole_files_only(folder)
+
+
+def test_the_served_runner_survives_a_full_disk_and_serves_the_next_session(env, tmp_path: Path) -> None:
+    _session(env, "disk-a", checkpoint_every=1)
+    _session(env, "disk-b")
+    enqueue = 'printf %s "$D/sessions/{0}" > "$D/runner/queue/.{0}.tmp" && mv "$D/runner/queue/.{0}.tmp" "$D/runner/queue/{0}"'
+    wait = 'i=0; while [ ! -f "$D/sessions/{0}/result.json" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done'
+    script = " && ".join([
+        'mkdir -p "$D/runner/queue"', '{ "$R" serve "$D/runner/queue" 30 2>"$D/server.err" & S=$!; }',
+        enqueue.format("disk-a"), wait.format("disk-a"), 'rm "$D/filler"',
+        enqueue.format("disk-b"), wait.format("disk-b"), 'kill -0 $S', 'echo alive', 'kill $S', 'wait $S; true'])
+    out, proc = _on_small_disk(env, tmp_path, script, 100 * 1024)
+    assert proc.returncode == 0 and "alive" in proc.stdout, proc.stderr
+    a = json.loads((out / "sessions" / "disk-a" / "result.json").read_text())
+    b = json.loads((out / "sessions" / "disk-b" / "result.json").read_text())
+    assert a["status"] == "error" and NO_SPACE in a["error"]
+    assert b["status"] == "ok"
+    _whole_files_only(out / "sessions" / "disk-a")
