@@ -6,8 +6,8 @@ candidate's whole ``TaskConfig`` (EM, SB, swap, sparsity, DDR fraction) for ``ep
 storage tier is opened read-only and nothing of the real run changes. A sparsity other than the
 checkpoint's is reached by the task's TDM expand event, so every candidate runs on the run's one
 export. It then evaluates on every task seen so far. Accuracy = mean class-IL over the seen tasks
-(%); energy = the session window of its own power.csv (None when power is off or the trace cannot
-be trusted).
+(%); energy = the session's measured energy (``pipeline.experiment.session_energy``: program load
+included, None when power is off or the trace cannot be trusted).
 
     run = prepare_device_run(spec, device, run_id)          # or the one run_experiment hands over
     profiler = DeviceProfiler(run, results_dir / "sessions")
@@ -41,12 +41,12 @@ class DeviceProfiler:
         sid = f"{self.run.run_id}-task{t}-{label}{self.count}"
         ss = self.run.session_spec(sid, [t], task=config, resume_from=checkpoint or "", kind="profiling",
                                    subset_fraction=subset_fraction, epochs=epochs)
-        result, energy, _note = run_session(self.run, ss, self.local / sid, self.progress)
+        result, energy = run_session(self.run, ss, self.local / sid, self.progress)
         if result["status"] != "ok":
             raise SessionError("died", f"profiling session ended {result['status']}: {result.get('error')}", sid)
         last = result["evals"][-1]
         accuracy = float(np.mean(list(last["class_il"].values())))
-        return ProfileRun(accuracy=accuracy, energy_j=energy, seconds=float(result["t_end"] - result["t_start"]),
+        return ProfileRun(accuracy=accuracy, energy_j=energy["energy_j"], seconds=float(result["t_end"] - result["t_start"]),
                           session_id=sid, simulated=self.run.device.profile.simulated, checkpoint=result["checkpoint"])
 
     def mini_checkpoint(self, task: TaskInfo, subset_fraction: float, epochs: int) -> ProfileRun:

@@ -206,7 +206,7 @@ class Server {
       return queued_cancel || cancel;
     };
     auto models = [this](const std::string& dir) { return cache_.get(dir); };
-    const SessionOutcome out = run_session(session, models, cancelled);
+    const SessionOutcome out = run_session(session, models, cancelled, monotonic_seconds());
     if (out.status != "ok" && !out.model_dir.empty()) cache_.drop(out.model_dir);
     std::fflush(stderr);
     if (saved >= 0) {
@@ -256,7 +256,7 @@ int run_one(const std::string& session_dir) {
     model = std::move(loaded.get());
     return model.get();
   };
-  const SessionOutcome out = run_session(session_dir, models, [] { return g_sigterm != 0; });
+  const SessionOutcome out = run_session(session_dir, models, [] { return g_sigterm != 0; }, process_start_monotonic());
   return out.status == "ok" ? 0 : out.status == "cancelled" ? 3 : 1;
 }
 
