@@ -96,13 +96,14 @@ def write_env(run: DeviceRun, folder: Path) -> None:
                                       "runner_sha256": run.runner_sha256, "runner": run.runner.kind if run.runner else None})
 
 
-def session_energy(run: DeviceRun, folder: Path, idle: IdleBaseline | None = None) -> dict[str, Any]:
+def session_energy(folder: Path, profile: Any = None, *, idle: IdleBaseline | None = None,
+                   allow_charging: bool = False) -> dict[str, Any]:
     """The energy record of a pulled session folder: ``measure_session``'s summary (energy_j, error_j,
     precise, source, resolution_s, duration_s, phases_j: joules per phase, summing to energy_j; note),
     or energy_j None and the reason in ``note`` when the trace cannot be trusted."""
     try:
-        m = measure_session(folder, run.device.profile, idle=idle, allow_charging=run.spec.power.allow_charging,
-                            simulated=run.device.profile.simulated)
+        m = measure_session(folder, profile, idle=idle, allow_charging=allow_charging,
+                            simulated=getattr(profile, "simulated", None))
     except PowerError as exc:
         return {"energy_j": None, "error_j": None, "precise": False, "source": None, "resolution_s": None,
                 "note": str(exc)}
@@ -174,7 +175,7 @@ def run_session(run: DeviceRun, session_spec, local: Path, progress: bool = True
             finally:
                 progressed = any(e["type"] in ("step", "epoch", "checkpoint") for e in handle.events[seen + 1:])
     driver.collect(handle, local)
-    return result, session_energy(run, local, idle)
+    return result, session_energy(local, run.device.profile, idle=idle, allow_charging=run.spec.power.allow_charging)
 
 
 def run_experiment(spec: ExperimentSpec, device: AndroidDevice, out_dir: str | Path,
