@@ -57,8 +57,13 @@ def _check_sums(m: SessionEnergy, folder: Path) -> None:
         assert inner - 1e-9 <= s.energy_j <= outer + 1e-9, (inner, s.energy_j, outer)
 
 
+# (the device fixture, the runtime): the Python runner on the termux-style phone (Python sampler,
+# CLOCK_MONOTONIC), the native runner on the stock phone (shell-only sampler, CLOCK_BOOTTIME)
+RUNNERS = [pytest.param(("python_device", "ort"), id="python"), pytest.param(("device", "executorch"), id="native")]
+
+
 def _sampled(device: AndroidDevice, tmp_path: Path, spec, sid: str, disturb) -> tuple[SessionEnergy, Path, list[dict]]:
-    run = prepare_device_run(spec, device, run_id=sid, runtime="ort", progress=False)
+    run = prepare_device_run(spec, device, run_id=sid, runtime=spec.export.runtime, progress=False)
     driver = SessionDriver(device)
     ss = run.session_spec(f"{sid}-{int(time.time())}", [run.data.tasks[0]])
     ss.checkpoint_every = 20
@@ -71,8 +76,9 @@ def _sampled(device: AndroidDevice, tmp_path: Path, spec, sid: str, disturb) -> 
     return measure_session(local, device.profile), local, handle.events
 
 
-def test_a_relaunch_and_both_program_loads_are_phases_and_sum_to_the_session(python_device: AndroidDevice,
-                                                                          tmp_path: Path) -> None:
+@pytest.mark.parametrize("runner", RUNNERS)
+def test_a_relaunch_and_both_program_loads_are_phases_and_sum_to_the_session(runner, request, tmp_path: Path) -> None:
+    device = request.getfixturevalue(runner[0])
     def kill_and_relaunch(driver: SessionDriver, handle: SessionHandle) -> None:
         _wait_for(driver, handle, "checkpoint")
         driver.device.shell(f"kill -9 {handle.pid}")
@@ -80,7 +86,7 @@ def test_a_relaunch_and_both_program_loads_are_phases_and_sum_to_the_session(pyt
             driver.stream(handle, progress=False)
         driver.relaunch(handle)
 
-    m, local, events = _sampled(python_device, tmp_path, _spec("ort", 80), "relaunch", kill_and_relaunch)
+    m, local, events = _sampled(device, tmp_path, _spec(runner[1], 80), "relaunch", kill_and_relaunch)
     starts = [e for e in events if e["type"] == "session_start"]
     assert len(starts) == 2
     s = m.session
@@ -93,25 +99,27 @@ def test_a_relaunch_and_both_program_loads_are_phases_and_sum_to_the_session(pyt
     assert relaunch.t1 == pytest.approx(loads[1].t0)                    # the second runner's launch
     train = _by(m, "training")
     assert len(train) == 2 and "no end event" in train[0].note
-    if python_device.profile.simulated:
+    if device.profile.simulated:
         assert s.source == "odpm_rails"
     _check_sums(m, local)
 
 
-def test_a_sigstop_pause_is_its_own_phase_at_idle_power(python_device: AndroidDevice, tmp_path: Path) -> None:
+@pytest.mark.parametrize("runner", RUNNERS)
+def test_a_sigstop_pause_is_its_own_phase_at_idle_power(runner, request, tmp_path: Path) -> None:
+    device = request.getfixturevalue(runner[0])
     def stop_and_continue(driver: SessionDriver, handle: SessionHandle) -> None:
         _wait_for(driver, handle, "step")
         driver.device.shell(f"kill -STOP {handle.pid}")
         time.sleep(STOP_S)
         driver.device.shell(f"kill -CONT {handle.pid}")
 
-    m, local, _ = _sampled(python_device, tmp_path, _spec("ort", 60), "pause", stop_and_continue)
+    m, local, _ = _sampled(device, tmp_path, _spec(runner[1], 60), "pause", stop_and_continue)
     (paused,) = _by(m, "paused")
     assert STOP_S - 1.5 <= paused.duration_s <= STOP_S + 0.5, paused
     (train,) = _by(m, "training")
     assert train.t0 <= paused.t0 and paused.t1 <= train.t1 + 1e-6      # inside training, not billed to it
     assert paused.mean_power_w < train.mean_power_w                      # a stopped runner uses no CPU
-    if python_device.profile.simulated:
+    if device.profile.simulated:
         assert m.session.source == "odpm_rails"
     _check_sums(m, local)
 
