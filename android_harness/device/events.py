@@ -29,10 +29,25 @@ def boottime() -> float:
     return time.clock_gettime(time.CLOCK_BOOTTIME)
 
 
+def clock_pair(tries: int = 4, bracket_s: float = 1e-3) -> tuple[float, float]:
+    """(CLOCK_MONOTONIC, CLOCK_BOOTTIME) of one instant: boottime read between two monotonic reads, retried
+    when a preemption split them (their offset is the suspend time the host maps events with)."""
+    best = None
+    for _ in range(tries):
+        m0 = monotonic()
+        b = boottime()
+        m1 = monotonic()
+        if best is None or m1 - m0 < best[0]:
+            best = (m1 - m0, (m0 + m1) / 2.0, b)
+        if m1 - m0 <= bracket_s:
+            break
+    return best[1], best[2]
+
+
 def process_start() -> float:
     """CLOCK_MONOTONIC of this process's start (/proc/self/stat ``starttime``, boottime clock ticks),
     so interpreter start and imports count as the runner's program load; now if unreadable."""
-    now_mono, now_boot = monotonic(), boottime()
+    now_mono, now_boot = clock_pair()
     try:
         with open("/proc/self/stat", "rb") as f:
             raw = f.read()
@@ -75,8 +90,8 @@ class EventLog:
 
     def emit(self, type_: str, **fields: Any) -> dict[str, Any]:
         with self._lock:
-            t = monotonic()
-            event = {"seq": self.next_seq, "t": round(t, 6), "t_boot": round(boottime(), 6), "type": type_, **fields}
+            t, t_boot = clock_pair()
+            event = {"seq": self.next_seq, "t": round(t, 6), "t_boot": round(t_boot, 6), "type": type_, **fields}
             line = (json.dumps(event, separators=(",", ":"), default=_jsonable) + "\n").encode()
             os.write(self._fd, line)
             self.next_seq += 1

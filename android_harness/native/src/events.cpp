@@ -30,8 +30,24 @@ double monotonic_seconds() { return clock_seconds(CLOCK_MONOTONIC); }
 
 double boottime_seconds() { return clock_seconds(CLOCK_BOOTTIME); }
 
+void clock_pair(double* mono, double* boot) {
+  double best = 1e300;
+  for (int i = 0; i < 4; ++i) {
+    const double m0 = monotonic_seconds();
+    const double b = boottime_seconds();
+    const double m1 = monotonic_seconds();
+    if (m1 - m0 < best) {
+      best = m1 - m0;
+      *mono = (m0 + m1) / 2.0;
+      *boot = b;
+    }
+    if (m1 - m0 <= 1e-3) break;
+  }
+}
+
 double process_start_monotonic() {
-  const double mono = monotonic_seconds(), boot = boottime_seconds();
+  double mono = 0.0, boot = 0.0;
+  clock_pair(&mono, &boot);
   auto stat = read_file("/proc/self/stat");
   if (!stat.ok()) return mono;
   const size_t paren = stat->rfind(')');
@@ -98,9 +114,11 @@ Error EventLog::emit(const std::string& type, const OrderedJson& fields) {
   std::lock_guard<std::mutex> lock(mu_);
   OrderedJson ev = OrderedJson::object();
   ev["seq"] = next_seq_;
-  const double t = round_digits(monotonic_seconds(), 6);
+  double mono = 0.0, boot = 0.0;
+  clock_pair(&mono, &boot);
+  const double t = round_digits(mono, 6);
   ev["t"] = t;
-  ev["t_boot"] = round_digits(boottime_seconds(), 6);
+  ev["t_boot"] = round_digits(boot, 6);
   ev["type"] = type;
   for (auto it = fields.begin(); it != fields.end(); ++it) ev[it.key()] = it.value();
   const std::string line = to_json_text(ev, JsonStyle::kCompact) + "\n";

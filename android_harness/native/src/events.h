@@ -23,6 +23,9 @@ namespace edgecl {
 double monotonic_seconds();
 /// CLOCK_BOOTTIME: CLOCK_MONOTONIC plus the time suspended (/proc/uptime's clock, the shell sampler's).
 double boottime_seconds();
+/// (CLOCK_MONOTONIC, CLOCK_BOOTTIME) of one instant: boottime read between two monotonic reads,
+/// retried when a preemption split them (events.py's clock_pair).
+void clock_pair(double* mono, double* boot);
 /// CLOCK_MONOTONIC of this process's start (/proc/self/stat starttime); now if unreadable.
 double process_start_monotonic();
 
