@@ -279,28 +279,20 @@ def summary_table(summary: dict) -> Table:
     m = summary["metrics"]
     table = Table(title=f"{summary['name']} on {summary['runtime']}{sim}: class-IL {m.get('class_il', float('nan')):.2f}%, "
                         f"task-IL {m.get('task_il', float('nan')):.2f}%", title_justify="left")
-    for col in ("task", "EM", "SB", "swap", "sparsity", "DDR", "class-IL %", "seconds", "load J", "train J",
-                "energy J" + sim, "source"):
+    for col in ("task", "EM", "SB", "swap", "sparsity", "DDR", "class-IL %", "s", "load J", "train J", "energy J" + sim):
         table.add_column(col, justify="right")
     for t in summary["tasks"]:
         c, e = t["config"], t.get("energy", {})
         table.add_row(str(t["task"] + 1), str(c["em_size"]), str(c["sb_size"]), f"{c['swap_ratio']:g}", f"{c['sparsity']:g}",
                       f"{c['ddr_fraction']:g}", f"{t['class_il']:.2f}", f"{t['seconds']:.1f}", _joules(t.get("loading_j")),
-                      _joules(t.get("training_j")), _joules(t["energy_j"], e.get("error_j"), e.get("precise", True)),
-                      _source(e))
-    table.caption = ("load J = program load (launch to the first phase), apart from training; ± = 95 % bound; "
-                     "~ = imprecise (shorter than a few counter periods)")
+                      _joules(t.get("training_j")), _joules(t["energy_j"], e.get("error_j"), e.get("precise", True)))
+    sources = sorted({t["energy"]["source"] for t in summary["tasks"] if (t.get("energy") or {}).get("source")})
+    table.caption = (f"energy from {', '.join(sources) or 'no counter'}; load J = program load (launch to the first "
+                     "phase), apart from training; ± = 95 % bound; ~ = imprecise (under 3 counter periods)")
     return table
 
 
 def _joules(value: float | None, error: float | None = None, precise: bool = True) -> str:
     if value is None:
         return "-"
-    return ("" if precise else "~") + f"{value:.2f}" + ("" if error is None else f" ±{error:.2f}")
-
-
-def _source(energy: dict) -> str:
-    if not energy.get("source"):
-        return "-"
-    res = energy.get("resolution_s")
-    return energy["source"] + ("" if res is None else f" ({res:g} s)")
+    return ("" if precise else "~") + f"{value:.2f}" + ("" if error is None else f"±{error:.2f}")

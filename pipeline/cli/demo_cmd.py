@@ -30,8 +30,11 @@ def energy_lines(summary: dict[str, Any], miro: dict[str, Any] | None) -> list[s
     sim = " (simulated)" if summary.get("simulated") else ""
     tasks = summary.get("tasks", [])
     records = [t.get("energy") or {} for t in tasks]
-    sources = sorted({f"{r['source']} ({r['resolution_s']:g} s)" if r.get("resolution_s") else r["source"]
-                      for r in records if r.get("source")})
+    periods: dict[str, list[float]] = {}
+    for r in records:
+        if r.get("source"):
+            periods.setdefault(r["source"], []).extend([r["resolution_s"]] if r.get("resolution_s") else [])
+    sources = [f"{k} (every ~{sum(v) / len(v):.2g} s)" if v else k for k, v in sorted(periods.items())]
     precise = sum(bool(r.get("precise")) for r in records)
     lines = [f"energy: {', '.join(sources) or 'no counter'}; {precise} of {len(tasks)} task sessions precise"
              + ("" if precise == len(tasks) else " (the rest shorter than a few counter periods: marked ~)")]
