@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Callable, Protocol
 
 import numpy as np
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -279,20 +280,20 @@ def summary_table(summary: dict) -> Table:
     m = summary["metrics"]
     table = Table(title=f"{summary['name']} on {summary['runtime']}{sim}: class-IL {m.get('class_il', float('nan')):.2f}%, "
                         f"task-IL {m.get('task_il', float('nan')):.2f}%", title_justify="left")
-    for col in ("task", "EM", "SB", "swap", "sparsity", "DDR", "class-IL %", "s", "load J", "train J", "energy J" + sim):
+    table.box, table.pad_edge, table.collapse_padding = box.SIMPLE_HEAD, False, True   # 11 columns in 80 characters
+    for col in ("task", "EM", "SB", "swap", "sparse", "DDR", "cIL %", "s", "load J", "train J", "energy J"):
         table.add_column(col, justify="right")
     for t in summary["tasks"]:
         c, e = t["config"], t.get("energy", {})
         table.add_row(str(t["task"] + 1), str(c["em_size"]), str(c["sb_size"]), f"{c['swap_ratio']:g}", f"{c['sparsity']:g}",
                       f"{c['ddr_fraction']:g}", f"{t['class_il']:.2f}", f"{t['seconds']:.1f}", _joules(t.get("loading_j")),
-                      _joules(t.get("training_j")), _joules(t["energy_j"], e.get("error_j"), e.get("precise", True)))
+                      _joules(t.get("training_j")), _joules(t["energy_j"], e.get("precise", True)))
     sources = sorted({t["energy"]["source"] for t in summary["tasks"] if (t.get("energy") or {}).get("source")})
-    table.caption = (f"energy from {', '.join(sources) or 'no counter'}; load J = program load (launch to the first "
-                     "phase), apart from training; ± = 95 % bound; ~ = imprecise (under 3 counter periods)")
+    table.caption = (f"energy{sim} from {', '.join(sources) or 'no counter'}; load J = program load (launch to the "
+                     "first phase), apart from training; ~ = imprecise (under 3 counter periods); cIL = class-IL; "
+                     "95 % bounds in summary.json")
     return table
 
 
-def _joules(value: float | None, error: float | None = None, precise: bool = True) -> str:
-    if value is None:
-        return "-"
-    return ("" if precise else "~") + f"{value:.2f}" + ("" if error is None else f"±{error:.2f}")
+def _joules(value: float | None, precise: bool = True) -> str:
+    return "-" if value is None else ("" if precise else "~") + f"{value:.2f}"

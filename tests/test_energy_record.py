@@ -71,7 +71,7 @@ def test_summary_reports_program_load_apart_from_training(tmp_path: Path) -> Non
     console = Console(record=True, width=220)
     console.print(summary_table(summary))
     text = console.export_text()
-    assert "load J" in text and "energy from odpm_rails" in text and f"{task['loading_j']:.2f}" in text
+    assert "load J" in text and "energy (simulated) from odpm_rails" in text and f"{task['loading_j']:.2f}" in text
 
 
 def test_the_demo_prints_the_counter_program_load_and_the_profiling_share_against_the_goal() -> None:
