@@ -152,3 +152,34 @@ def test_runner_writes_the_anchors_and_a_sigstop_is_a_pause(runner, tmp_path: Pa
     assert (loading[0].t0, loading[-1].t1) == (start["t_launch"], first_phase["t"])
     covered = sum(s.t1 - s.t0 for s in tl.segments)
     assert covered == pytest.approx(tl.end - tl.start, abs=1e-6)      # every second billed once
+
+
+@pytest.mark.parametrize("runner", [
+    pytest.param("python", id="python"),
+    pytest.param("native", id="native", marks=[pytest.mark.slow, pytest.mark.timeout(1800)]),
+])
+def test_the_persistent_runner_bills_its_start_to_its_first_session_only(runner: str, tmp_path: Path) -> None:
+    from tests.test_runner_server import _enqueue, _result
+
+    runtime = "executorch" if runner == "native" else "ort"
+    spec = small_spec("er", epochs=1)
+    data = build_root(spec, tmp_path, runtime)
+    first, second = (new_session(spec, tmp_path, data, sid, runtime=runtime) for sid in ("first", "second"))
+    queue = tmp_path / "runner" / "queue"
+    argv = ([str(_native_runner(first)[0])] if runner == "native" else [sys.executable, "-m", "android_harness.device"])
+    _enqueue(tmp_path, first)
+    before = monotonic()
+    proc = subprocess.Popen([*argv, "serve", str(queue), "3"], cwd=REPO, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        _result(first, proc)
+        queued = monotonic()
+        _enqueue(tmp_path, second)
+        _result(second, proc)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    start1 = read_events(str(first / "events.jsonl"))[0][0]
+    start2 = read_events(str(second / "events.jsonl"))[0][0]
+    assert before - 0.02 <= start1["t_launch"] <= before + 0.5       # the server's process start
+    assert queued - 0.02 <= start2["t_launch"] <= start2["t"]         # taken after it was queued, not before
