@@ -70,8 +70,8 @@ class Poll:
 @dataclass
 class _Watchdog:
     """Decides when a session that has not ended never will: the runner died, stayed stopped, went
-    silent longer than any gap it showed before (and at least ``SILENT_MIN_S``), or its events.jsonl
-    was removed or truncated. Returns (phase, cause, message) or None."""
+    silent (no event but heartbeats) longer than any gap it showed before (and at least
+    ``SILENT_MIN_S``), or its events.jsonl was removed or truncated. Returns (phase, cause, message) or None."""
 
     last_progress: float = field(default_factory=time.monotonic)
     longest_gap: float = 0.0
@@ -80,7 +80,7 @@ class _Watchdog:
 
     def check(self, handle: SessionHandle, p: Poll) -> tuple[str, str, str] | None:
         now = time.monotonic()
-        if p.events:
+        if any(e["type"] != "heartbeat" for e in p.events):   # a hung runner's heartbeat thread still beats
             self.longest_gap = max(self.longest_gap, now - self.last_progress)
             self.last_progress = now
         read = f"the host had read {len(handle.events)} events (to seq {handle.next_seq - 1})"
@@ -270,7 +270,8 @@ class SessionDriver:
                 for ev in p.events:
                     if on_event is not None:
                         on_event(ev)
-                    bar.update(task, advance=1 if ev["type"] == "epoch" else 0, description=_describe(handle, ev))
+                    if ev["type"] != "heartbeat":
+                        bar.update(task, advance=1 if ev["type"] == "epoch" else 0, description=_describe(handle, ev))
                 if handle.events and handle.events[-1]["type"] == "session_end" and p.result is not None:
                     handle.result = p.result
                     return p.result

@@ -6,7 +6,10 @@ exactly (docs/semantics.md 10). Before each task a ``TaskTuner`` (Miro) may choo
 whole ``TaskConfig`` (EM, SB, swap, sparsity, DDR fraction), which the session runs; it measures
 candidates through the ``Profiler`` calls of ``pipeline.profiling_session.DeviceProfiler``
 (profiling sessions on the same device, from the same checkpoints). Power is sampled around every
-session when ``spec.power.enabled`` (``power.csv`` in the session folder, on the events' clock).
+session when ``spec.power.enabled`` (``power.csv`` and, on phones with ODPM rails, ``rails.txt`` in
+the session folder); each session's energy is ``pipeline.energy.measure_session`` on the device's
+clock: the best counter, its resolution, whether the window is precise, and the energy per phase
+(program load, training, evaluation, relaunches, pauses), which sum to the session's.
 
 Results folder (docs/contracts.md): spec.json, env.json, export/manifest.json, sessions/<id>/,
 summary.json, accuracy_matrix.csv (class-IL, rows = after task), energy.csv, miro.json (the tuner's).
@@ -23,6 +26,7 @@ from pathlib import Path
 from typing import Any, Callable, Protocol
 
 import numpy as np
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -33,7 +37,8 @@ from android_harness.shell_quote import quote
 from android_harness.device.metrics import summarize
 from pipeline.config import ExperimentSpec
 from pipeline.device_run import DeviceRun, prepare_device_run
-from pipeline.errors import SessionError
+from pipeline.energy import IdleBaseline, idle_baseline, measure_session
+from pipeline.errors import PowerError, SessionError
 from pipeline.miro.tuner import TaskInfo
 from pipeline.run_journal import RunJournal, start_or_attach
 from pipeline.session_budget import check_session_space, session_write_bytes
@@ -61,6 +66,7 @@ class TaskRun:
     seconds: float
     energy_j: float | None = None
     notes: list[str] = field(default_factory=list)
+    energy: dict = field(default_factory=dict)     # the session's energy record (session_energy)
 
 
 def _git_revision() -> str:
@@ -91,19 +97,31 @@ def write_env(run: DeviceRun, folder: Path) -> None:
                                       "runner_sha256": run.runner_sha256, "runner": run.runner.kind if run.runner else None})
 
 
-def _session_energy(run: DeviceRun, folder: Path, result: dict) -> tuple[float | None, str | None]:
-    """Energy of the session's window from its pulled power.csv (None + why when it cannot be trusted)."""
-    power = folder / "power.csv"
-    if not power.exists():
-        return None, "no power.csv"
-    from pipeline.energy import load_trace
-    from pipeline.errors import PowerError
-
+def session_energy(folder: Path, profile: Any = None, *, idle: IdleBaseline | None = None,
+                   allow_charging: bool = False) -> dict[str, Any]:
+    """The energy record of a pulled session folder: ``measure_session``'s summary (energy_j, error_j,
+    precise, source, resolution_s, duration_s, phases_j: joules per phase, summing to energy_j; note),
+    or energy_j None and the reason in ``note`` when the trace cannot be trusted."""
     try:
-        trace = load_trace(power, run.device.profile)
-        return trace.energy_j(result["t_start"], result["t_end"], allow_charging=run.spec.power.allow_charging), None
+        m = measure_session(folder, profile, idle=idle, allow_charging=allow_charging,
+                            simulated=getattr(profile, "simulated", None))
     except PowerError as exc:
-        return None, str(exc)
+        return {"energy_j": None, "error_j": None, "precise": False, "source": None, "resolution_s": None,
+                "note": str(exc)}
+    record = m.summary()
+    if m.error and not record.get("note"):
+        record["note"] = m.error
+    return record
+
+
+def run_idle_baseline(folder: Path, run: DeviceRun) -> IdleBaseline | None:
+    """The idle baseline measured before the run (``folder/idle``), None where there is none or it is unusable."""
+    if not (folder / "idle" / "power.csv").exists():
+        return None
+    try:
+        return idle_baseline(folder / "idle", run.device.profile, simulated=run.device.profile.simulated)
+    except PowerError:
+        return None
 
 
 def wait_for_battery_power(device: AndroidDevice, remote_csv: str, timeout_s: float = SETTLE_TIMEOUT_S) -> bool:
@@ -127,8 +145,10 @@ def wait_for_battery_power(device: AndroidDevice, remote_csv: str, timeout_s: fl
     return False
 
 
-def run_session(run: DeviceRun, session_spec, local: Path, progress: bool = True) -> tuple[dict, float | None, str | None]:
-    """Start one session (power sampled around it), stream it to the end, pull its folder."""
+def run_session(run: DeviceRun, session_spec, local: Path, progress: bool = True,
+                idle: IdleBaseline | None = None) -> tuple[dict, dict[str, Any]]:
+    """Start one session (power sampled around it), stream it to the end (relaunching a runner that
+    died), pull its folder; returns result.json and the session's energy record (session_energy)."""
     driver = SessionDriver(run.device, run.reconnect, served=run.served, runner=run.runner)
     remote = driver.remote_dir(session_spec.session_id)
     sampling = run.power_sampling(f"{remote}/power.csv")
@@ -156,8 +176,7 @@ def run_session(run: DeviceRun, session_spec, local: Path, progress: bool = True
             finally:
                 progressed = any(e["type"] in ("step", "epoch", "checkpoint") for e in handle.events[seen + 1:])
     driver.collect(handle, local)
-    energy, note = _session_energy(run, local, result)
-    return result, energy, note
+    return result, session_energy(local, run.device.profile, idle=idle, allow_charging=run.spec.power.allow_charging)
 
 
 def run_experiment(spec: ExperimentSpec, device: AndroidDevice, out_dir: str | Path,
@@ -181,7 +200,9 @@ def run_experiment(spec: ExperimentSpec, device: AndroidDevice, out_dir: str | P
     with run.on_battery():
         if spec.power.enabled and spec.power.idle_seconds > 0:   # idle baseline, reported beside the run's energy
             from android_harness.power import measure_idle_baseline
-            measure_idle_baseline(device, folder / "idle", spec.power.idle_seconds, spec.power.rate_hz, unplug=False)
+            if not (folder / "idle" / "power.csv").exists():      # a resumed run keeps its first baseline
+                measure_idle_baseline(device, folder / "idle", spec.power.idle_seconds, spec.power.rate_hz, unplug=False)
+        idle = run_idle_baseline(folder, run)
         for t in run.data.tasks:
             done = journal.completed(t)
             if done is not None:
@@ -193,11 +214,12 @@ def run_experiment(spec: ExperimentSpec, device: AndroidDevice, out_dir: str | P
             sid = f"{run.run_id}-task{t}"
             ss = run.session_spec(sid, [t], task=config, resume_from=run.last_checkpoint)
             t0 = time.perf_counter()
-            result, energy, note = run_session(run, ss, folder / "sessions" / sid, progress)
+            result, energy = run_session(run, ss, folder / "sessions" / sid, progress, idle)
             if result["status"] != "ok":
                 raise SessionError("died", f"task {t + 1}: runner ended with status {result['status']}: {result.get('error')}", sid)
             run.last_checkpoint = result["checkpoint"]
-            runs.append(TaskRun(t, sid, config, result, time.perf_counter() - t0, energy, [note] if note else []))
+            notes = [energy["note"]] if energy.get("energy_j") is None and energy.get("note") else []
+            runs.append(TaskRun(t, sid, config, result, time.perf_counter() - t0, energy.get("energy_j"), notes, energy))
             journal.task_done(run, runs[-1])
     summary = write_summary(folder, run, runs)
     console.print(summary_table(summary))
@@ -217,6 +239,18 @@ def accuracy_matrices(runs: list[TaskRun], n: int) -> tuple[np.ndarray, np.ndarr
     return class_il, task_il
 
 
+def _phase_j(r: TaskRun, phase: str) -> float | None:
+    """Joules of ``phase`` in the task's session (0 when it had none), None without an energy figure."""
+    if r.energy_j is None:
+        return None
+    return float(r.energy.get("phases_j", {}).get(phase, 0.0))
+
+
+def _total(values) -> float | None:
+    values = list(values)
+    return float(sum(values)) if values and all(v is not None for v in values) else None
+
+
 def write_summary(folder: Path, run: DeviceRun, runs: list[TaskRun]) -> dict:
     n = len(run.data.tasks)
     class_il, task_il = accuracy_matrices(runs, n)
@@ -230,9 +264,12 @@ def write_summary(folder: Path, run: DeviceRun, runs: list[TaskRun]) -> dict:
         "metrics": summarize(class_il, task_il),
         "tasks": [{"task": r.task, "session_id": r.session_id, "seconds": round(r.seconds, 3),
                    "iterations": r.result["iterations"], "energy_j": r.energy_j, "notes": r.notes,
+                   "loading_j": _phase_j(r, "loading"), "training_j": _phase_j(r, "training"), "energy": r.energy,
                    "config": r.config.to_dict(),
                    "class_il": float(np.nanmean(class_il[r.task, : r.task + 1]))} for r in runs],
-        "energy_j": sum(r.energy_j for r in runs) if runs and all(r.energy_j is not None for r in runs) else None,
+        "energy_j": _total(r.energy_j for r in runs),
+        "loading_j": _total(_phase_j(r, "loading") for r in runs),     # program loads, apart from training
+        "training_j": _total(_phase_j(r, "training") for r in runs),
     }
     _write_json(folder / "summary.json", summary)
     return summary
@@ -243,11 +280,20 @@ def summary_table(summary: dict) -> Table:
     m = summary["metrics"]
     table = Table(title=f"{summary['name']} on {summary['runtime']}{sim}: class-IL {m.get('class_il', float('nan')):.2f}%, "
                         f"task-IL {m.get('task_il', float('nan')):.2f}%", title_justify="left")
-    for col in ("task", "EM", "SB", "swap", "sparsity", "DDR", "class-IL %", "seconds", "energy J" + sim):
+    table.box, table.pad_edge, table.collapse_padding = box.SIMPLE_HEAD, False, True   # 11 columns in 80 characters
+    for col in ("task", "EM", "SB", "swap", "sparse", "DDR", "cIL %", "s", "load J", "train J", "energy J"):
         table.add_column(col, justify="right")
     for t in summary["tasks"]:
-        c = t["config"]
+        c, e = t["config"], t.get("energy", {})
         table.add_row(str(t["task"] + 1), str(c["em_size"]), str(c["sb_size"]), f"{c['swap_ratio']:g}", f"{c['sparsity']:g}",
-                      f"{c['ddr_fraction']:g}", f"{t['class_il']:.2f}", f"{t['seconds']:.1f}",
-                      "-" if t["energy_j"] is None else f"{t['energy_j']:.2f}")
+                      f"{c['ddr_fraction']:g}", f"{t['class_il']:.2f}", f"{t['seconds']:.1f}", _joules(t.get("loading_j")),
+                      _joules(t.get("training_j")), _joules(t["energy_j"], e.get("precise", True)))
+    sources = sorted({t["energy"]["source"] for t in summary["tasks"] if (t.get("energy") or {}).get("source")})
+    table.caption = (f"energy{sim} from {', '.join(sources) or 'no counter'}; load J = program load (launch to the "
+                     "first phase), apart from training; ~ = imprecise (under 3 counter periods); cIL = class-IL; "
+                     "95 % bounds in summary.json")
     return table
+
+
+def _joules(value: float | None, precise: bool = True) -> str:
+    return "-" if value is None else ("" if precise else "~") + f"{value:.2f}"

@@ -102,7 +102,7 @@ class RunJournal:
         rec = json.loads(path.read_text())
         config = TaskConfig(ReplaySpec(**rec["config"]["replay"]), rec["config"]["sparsity"], rec["config"]["ddr_fraction"])
         return TaskRun(rec["task"], rec["session_id"], config, rec["result"], rec["seconds"], rec["energy_j"],
-                       list(rec["notes"]))
+                       list(rec["notes"]), dict(rec.get("energy") or {}))
 
     def before_task(self, run: "DeviceRun", task: int) -> None:
         """Tell the listener; drop what an unfinished pull of this task left; when the last completed task

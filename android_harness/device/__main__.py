@@ -11,11 +11,12 @@ USAGE = "usage: edgecl_device.pyz run SESSION_DIR | serve QUEUE_DIR [IDLE_S] | c
 
 def main(argv: list[str]) -> int:
     if len(argv) == 2 and argv[0] == "run":
+        from android_harness.device.events import process_start
         from android_harness.device.runner import Runner
 
         with open(os.path.join(argv[1], "runner.pid"), "w") as f:
             f.write(str(os.getpid()))
-        result = Runner(argv[1]).run()
+        result = Runner(argv[1]).run(launched=process_start())
         return {"ok": 0, "cancelled": 3}.get(result["status"], 1)
     if len(argv) in (2, 3) and argv[0] == "serve":
         from android_harness.device.server import IDLE_EXIT_S, Server

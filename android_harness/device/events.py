@@ -1,21 +1,61 @@
 """``events.jsonl``: the runner's append-only log, one JSON object a line (docs/contracts.md).
 
 Every line carries ``seq`` (0, 1, 2, ... without gaps over the whole session, also across a
-resume) and ``t`` (CLOCK_MONOTONIC seconds). A line is written with one ``write`` call and is
-complete or absent: on open the log drops a torn last line and continues the sequence from the
-last complete one, so the host, which reads by byte offset, never sees a gap or a duplicate.
+resume), ``t`` (CLOCK_MONOTONIC seconds) and ``t_boot`` (CLOCK_BOOTTIME of the same instant: the
+shell-only power sampler's clock, docs/contracts.md "Clocks"). A line is written with one ``write``
+call and is complete or absent: on open the log drops a torn last line and continues the sequence
+from the last complete one, so the host, which reads by byte offset, never sees a gap or a duplicate.
+``Heartbeat`` writes a ``heartbeat`` event every period from its own thread while the runner runs:
+a gap in them is a pause (SIGSTOP), billed apart on the host (pipeline/energy/timeline.py).
 """
 from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from typing import Any
+
+HEARTBEAT_S = 0.5
 
 
 def monotonic() -> float:
     """The device clock shared by events and the power sampler."""
     return time.clock_gettime(time.CLOCK_MONOTONIC)
+
+
+def boottime() -> float:
+    """CLOCK_BOOTTIME: CLOCK_MONOTONIC plus the time the phone spent suspended (/proc/uptime's clock)."""
+    return time.clock_gettime(time.CLOCK_BOOTTIME)
+
+
+def clock_pair(tries: int = 4, bracket_s: float = 1e-3) -> tuple[float, float]:
+    """(CLOCK_MONOTONIC, CLOCK_BOOTTIME) of one instant: boottime read between two monotonic reads, retried
+    when a preemption split them (their offset is the suspend time the host maps events with)."""
+    best = None
+    for _ in range(tries):
+        m0 = monotonic()
+        b = boottime()
+        m1 = monotonic()
+        if best is None or m1 - m0 < best[0]:
+            best = (m1 - m0, (m0 + m1) / 2.0, b)
+        if m1 - m0 <= bracket_s:
+            break
+    return best[1], best[2]
+
+
+def process_start() -> float:
+    """CLOCK_MONOTONIC of this process's start (/proc/self/stat ``starttime``, boottime clock ticks),
+    so interpreter start and imports count as the runner's program load; now if unreadable."""
+    now_mono, now_boot = clock_pair()
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            raw = f.read()
+        ticks = int(raw[raw.rfind(b")") + 2:].split()[19])
+        start = ticks / os.sysconf("SC_CLK_TCK") - (now_boot - now_mono)
+    except (OSError, ValueError, IndexError):
+        return now_mono
+    return start if 0.0 < start <= now_mono else now_mono
 
 
 class EventLog:
@@ -32,6 +72,7 @@ class EventLog:
         self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         self._unsynced = 0
         self._synced_at = monotonic()
+        self._lock = threading.Lock()     # the heartbeat thread emits too: one seq, one line at a time
 
     def _recover(self) -> int:
         """Truncate a torn tail and return the next sequence number."""
@@ -48,13 +89,15 @@ class EventLog:
         return int(json.loads(lines[-1])["seq"]) + 1
 
     def emit(self, type_: str, **fields: Any) -> dict[str, Any]:
-        event = {"seq": self.next_seq, "t": round(monotonic(), 6), "type": type_, **fields}
-        line = (json.dumps(event, separators=(",", ":"), default=_jsonable) + "\n").encode()
-        os.write(self._fd, line)
-        self.next_seq += 1
-        self._unsynced += 1
-        if type_ in self.DURABLE or event["t"] - self._synced_at >= self.fsync_s:
-            self.sync()
+        with self._lock:
+            t, t_boot = clock_pair()
+            event = {"seq": self.next_seq, "t": round(t, 6), "t_boot": round(t_boot, 6), "type": type_, **fields}
+            line = (json.dumps(event, separators=(",", ":"), default=_jsonable) + "\n").encode()
+            os.write(self._fd, line)
+            self.next_seq += 1
+            self._unsynced += 1
+            if type_ in self.DURABLE or event["t"] - self._synced_at >= self.fsync_s:
+                self.sync()
         return event
 
     def sync(self) -> None:
@@ -67,6 +110,31 @@ class EventLog:
             self.sync()
             os.close(self._fd)
             self._fd = -1
+
+
+class Heartbeat:
+    """``heartbeat`` {cpu_s: the process's CPU seconds} every ``period_s`` from a daemon thread,
+    between ``start()`` and ``stop()``. A stopped process (SIGSTOP) writes none and uses no CPU; a
+    busy one (a long step holding the GIL) keeps using CPU, so the host tells the two apart."""
+
+    def __init__(self, log: EventLog, period_s: float = HEARTBEAT_S) -> None:
+        self.log, self.period_s = log, float(period_s)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._beat, name="heartbeat", daemon=True)
+        self._thread.start()
+
+    def _beat(self) -> None:
+        while not self._stop.wait(self.period_s):
+            self.log.emit("heartbeat", cpu_s=round(time.process_time(), 4))
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
 
 
 def _jsonable(value: Any) -> Any:

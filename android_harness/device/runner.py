@@ -22,7 +22,7 @@ from android_harness.device.checkpoint import latest_checkpoint, load_checkpoint
 from android_harness.device.engine import Engine, EngineObserver
 from android_harness.device.engine_state import restore, snapshot
 from android_harness.device.errors import CancelledError
-from android_harness.device.events import EventLog, monotonic
+from android_harness.device.events import HEARTBEAT_S, EventLog, Heartbeat, monotonic
 from android_harness.device.replay import RecordFormat, StorageTier
 from android_harness.device.session_spec import SessionSpec, read_spec
 from android_harness.device.task_data import TaskData
@@ -118,13 +118,17 @@ class Runner:
     def _on_sigterm(self, signum, frame) -> None:
         self.cancel_requested = True
 
-    def run(self, handle_sigterm: bool = True) -> dict:
+    def run(self, handle_sigterm: bool = True, launched: float | None = None) -> dict:
         """Run the session. ``handle_sigterm=False``: the caller (the persistent runner) owns SIGTERM and sets
-        ``cancel_requested``; a session cancelled before it started ends at once with status "cancelled"."""
+        ``cancel_requested``; a session cancelled before it started ends at once with status "cancelled".
+        ``launched``: CLOCK_MONOTONIC of this runner's start (a one-shot runner: its process start), the
+        start of its program load; default now (the persistent runner takes the session now)."""
         if handle_sigterm:
             signal.signal(signal.SIGTERM, self._on_sigterm)
         started = monotonic()
+        launched = started if launched is None else min(float(launched), started)
         status, error = "ok", None
+        beat = Heartbeat(self.log, HEARTBEAT_S)
         try:
             if self.cancel_requested:
                 raise CancelledError("cancelled before the session started")
@@ -132,7 +136,9 @@ class Runner:
             resumed, own = self._restore()
             engine = self.engine
             self.log.emit("session_start", session_id=self.spec.session_id, runtime=engine.backend.runtime, pid=os.getpid(),
-                          kind=self.spec.kind, resumed_from=resumed, device=resources.probe(self.spec.meminfo_path))
+                          kind=self.spec.kind, resumed_from=resumed, device=resources.probe(self.spec.meminfo_path),
+                          t_launch=round(launched, 6), heartbeat_s=beat.period_s)
+            beat.start()
             tasks, p = self.spec.tasks, engine.pos
             todo = list(tasks)
             if own and p.task in tasks:
@@ -149,6 +155,7 @@ class Runner:
             self.log.emit("error", phase="training", message=error)
             traceback.print_exc(file=sys.stderr)
         finally:
+            beat.stop()
             if self.engine is not None:
                 self.engine.close()
             if self.storage is not None:

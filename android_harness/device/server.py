@@ -29,7 +29,7 @@ import time
 import traceback
 from collections import OrderedDict
 
-from android_harness.device.events import EventLog, monotonic
+from android_harness.device.events import EventLog, monotonic, process_start
 from android_harness.device.fileio import write_text_atomic
 from android_harness.device.runner import Runner, write_result
 
@@ -220,11 +220,14 @@ class Server:
     def _serve_entry(self, name: str) -> None:
         path = os.path.join(self.queue, name)
         try:
+            queued = monotonic() - max(0.0, time.time() - os.stat(path).st_mtime)
             with open(path) as f:
                 session_dir = f.read().strip()
             os.remove(path)  # claimed: the queue has one reader (the lock holder)
         except FileNotFoundError:
             return
+        # the first session pays this server's start (interpreter, imports), never time before it was queued
+        launched = max(process_start(), queued) if self.served == 0 else None
         if not os.path.isfile(os.path.join(session_dir, "session.json")):
             print(f"queue entry {name}: no session.json in {session_dir!r}; skipped", file=sys.stderr)
             return
@@ -234,7 +237,7 @@ class Server:
         sys.stderr.flush()
         os.dup2(log, 2)
         try:
-            self._run_session(session_dir)
+            self._run_session(session_dir, launched)
         finally:
             sys.stderr.flush()
             os.dup2(saved_err, 2)
@@ -243,7 +246,7 @@ class Server:
             self.served += 1
             self._write_state()
 
-    def _run_session(self, session_dir: str) -> None:
+    def _run_session(self, session_dir: str, launched: float | None) -> None:
         try:
             runner = Runner(session_dir, backend_factory=self.cache.get)
         except Exception as exc:  # unreadable session.json: the host learns it from result.json, as from run
@@ -254,7 +257,7 @@ class Server:
         try:
             if os.path.exists(os.path.join(session_dir, CANCEL_MARKER)):
                 runner.cancel_requested = True
-            result = runner.run(handle_sigterm=False)
+            result = runner.run(handle_sigterm=False, launched=launched)
         finally:
             self.current = None
         if result["status"] != "ok":

@@ -9,7 +9,9 @@ the session's (nothing double-counted, nothing lost):
   its own time; a phase the runner never closed ends at its last event;
 - ``overhead``: runner time outside every phase (task bookkeeping, checkpoints, writing results);
 - ``paused``: a gap in the runner's heartbeat (``heartbeat`` events every ``heartbeat_s``, declared
-  in ``session_start``) longer than PAUSE_FACTOR beats: the runner was stopped (SIGSTOP);
+  in ``session_start``) longer than PAUSE_FACTOR beats: the runner was stopped (SIGSTOP). Heartbeats
+  carry the process's CPU seconds (``cpu_s``): a gap over which the process kept using CPU (a long
+  step starving the heartbeat thread) is work, not a pause;
 - ``suspended``: the phone slept (the CLOCK_BOOTTIME - CLOCK_MONOTONIC offset grew);
 - ``relaunch``: from a runner's last event to the next runner's launch (a second ``session_start``
   in the same folder: the first runner died and the host started another).
@@ -23,6 +25,7 @@ from typing import Any
 from pipeline.energy.clock import ClockMap
 
 PAUSE_FACTOR = 3.0          # a heartbeat gap this many periods long is a pause, not a slow beat
+BUSY_CPU_SHARE = 0.5        # ... unless the process used this share of one core over the gap
 IDLE_LIKE = frozenset({"paused", "before", "after"})   # the phone idles there: the idle baseline applies
 
 
@@ -171,10 +174,12 @@ def _run(b: _Builder, run: list[dict[str, Any]], launch: float, n: int) -> float
     open_tasks: set[int] = set()
     loaded = False
     beat = next((float(e["heartbeat_s"]) for e in run if e.get("type") == "session_start" and e.get("heartbeat_s")), None)
+    busy = _busy_gaps(run, beat)
     prev_mono = launch
     for e in run:
         t_mono = max(float(e["t"]), prev_mono)
-        _fill(b, prev_mono, t_mono, stack, task, loaded, loading, beat)
+        stalled = beat if beat and not any(h0 <= prev_mono and t_mono <= h1 for h0, h1 in busy) else None
+        _fill(b, prev_mono, t_mono, stack, task, loaded, loading, stalled)
         typ = e.get("type")
         t = clock(t_mono)
         if typ == "task_start":
@@ -202,8 +207,18 @@ def _run(b: _Builder, run: list[dict[str, Any]], launch: float, n: int) -> float
     return clock(prev_mono)
 
 
+def _busy_gaps(run: list[dict[str, Any]], beat: float | None) -> list[tuple[float, float]]:
+    """Spans between two consecutive heartbeats too far apart over which the process used CPU."""
+    if not beat:
+        return []
+    beats = [(float(e["t"]), float(e["cpu_s"])) for e in run if e.get("type") == "heartbeat" and e.get("cpu_s") is not None]
+    return [(t0, t1) for (t0, c0), (t1, c1) in zip(beats, beats[1:])
+            if t1 - t0 > PAUSE_FACTOR * beat and c1 - c0 >= BUSY_CPU_SHARE * (t1 - t0 - beat)]
+
+
 def _fill(b: _Builder, a: float, z: float, stack, task, loaded: bool, loading: int, beat: float | None) -> None:
-    """Bill monotonic [a, z] to the current state, splitting off a pause and a suspend."""
+    """Bill monotonic [a, z] to the current state, splitting off a pause (``beat``: the heartbeat
+    period where a long gap would be one, None where it cannot be) and a suspend."""
     if z <= a:
         return
     clock = b.clock

@@ -25,8 +25,8 @@ OrderedJson obj() { return OrderedJson::object(); }
 
 }  // namespace
 
-Session::Session(std::string session_dir, const ModelSource& models, const CancelCheck& cancelled)
-    : dir_(absolute_path(session_dir)), models_(models), cancelled_(cancelled) {
+Session::Session(std::string session_dir, const ModelSource& models, const CancelCheck& cancelled, double launched)
+    : dir_(absolute_path(session_dir)), models_(models), cancelled_(cancelled), launched_(launched) {
   root_ = dir_name(dir_name(dir_));
   ckpt_dir_ = join_path(dir_, "checkpoints");
 }
@@ -43,13 +43,16 @@ const float* Session::grad_prev(size_t layer) const {
 
 SessionOutcome Session::run() {
   const double started = monotonic_seconds();
+  if (!(launched_ > 0.0) || launched_ > started) launched_ = started;
   // The reserve is freed before the session's last writes, so they fit on a disk it filled.
   auto reserve = SpaceReserve::create(join_path(dir_, kReserveFile), kErrorReserveBytes);
   Error err = reserve.error();
   auto log = EventLog::open(join_path(dir_, "events.jsonl"));
   if (log.ok()) {
     log_ = std::move(log.get());
+    heartbeat_ = std::make_unique<Heartbeat>(log_.get());
     if (err.ok()) err = body();
+    heartbeat_->stop();
   } else if (err.ok()) {
     err = log.error();
   }
@@ -105,7 +108,10 @@ Error Session::body() {
   start["kind"] = spec_.kind;
   start["resumed_from"] = resumed_from_.empty() ? OrderedJson(nullptr) : OrderedJson(resumed_from_);
   start["device"] = probe_resources(spec_.meminfo_path, {});
+  start["t_launch"] = round_digits(launched_, 6);
+  start["heartbeat_s"] = heartbeat_->period_s();
   EDGECL_RETURN_IF_ERROR(emit("session_start", start));
+  heartbeat_->start();
   const auto& tasks = spec_.tasks;
   size_t first = 0;
   const auto at = std::find(tasks.begin(), tasks.end(), st_.task);
@@ -342,8 +348,9 @@ Error Session::end_epoch(int64_t task, int64_t pool_size, double t0) {
   return Error();
 }
 
-SessionOutcome run_session(const std::string& session_dir, const ModelSource& models, const CancelCheck& cancelled) {
-  Session s(session_dir, models, cancelled);
+SessionOutcome run_session(const std::string& session_dir, const ModelSource& models, const CancelCheck& cancelled,
+                           double launched) {
+  Session s(session_dir, models, cancelled, launched);
   return s.run();
 }
 

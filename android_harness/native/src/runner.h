@@ -28,7 +28,10 @@ struct SessionOutcome {
   OrderedJson result;
 };
 
-/// Run the session folder `session_dir` to its end.
-SessionOutcome run_session(const std::string& session_dir, const ModelSource& models, const CancelCheck& cancelled);
+/// Run the session folder `session_dir` to its end. `launched`: CLOCK_MONOTONIC of this runner's
+/// start, where its program load begins (`t_launch` of session_start: the process start of a
+/// one-shot runner, the moment the persistent runner took the session); 0 = now.
+SessionOutcome run_session(const std::string& session_dir, const ModelSource& models, const CancelCheck& cancelled,
+                           double launched = 0.0);
 
 }  // namespace edgecl

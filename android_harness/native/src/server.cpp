@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -175,8 +176,23 @@ class Server {
     std::fprintf(stderr, "edgecl-runner: re-exec of %s failed\n", binary_.c_str());
   }
 
+  int64_t served_count() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return served_;
+  }
+
   void serve_entry(const std::string& name) {
     const std::string path = join_path(queue_, name);
+    // The first session pays this server's start, never time before it was queued (server.py).
+    double launched = monotonic_seconds();
+    struct stat st;
+    if (served_count() == 0 && ::stat(path.c_str(), &st) == 0) {
+      timespec real;
+      clock_gettime(CLOCK_REALTIME, &real);
+      const double age = static_cast<double>(real.tv_sec - st.st_mtim.tv_sec) +
+                         static_cast<double>(real.tv_nsec - st.st_mtim.tv_nsec) * 1e-9;
+      launched = std::max(process_start_monotonic(), launched - std::max(age, 0.0));
+    }
     auto content = read_file(path);
     if (!content.ok()) return;
     ::unlink(path.c_str());  // claimed: the queue has one reader (the lock holder)
@@ -206,7 +222,7 @@ class Server {
       return queued_cancel || cancel;
     };
     auto models = [this](const std::string& dir) { return cache_.get(dir); };
-    const SessionOutcome out = run_session(session, models, cancelled);
+    const SessionOutcome out = run_session(session, models, cancelled, launched);
     if (out.status != "ok" && !out.model_dir.empty()) cache_.drop(out.model_dir);
     std::fflush(stderr);
     if (saved >= 0) {
@@ -256,7 +272,7 @@ int run_one(const std::string& session_dir) {
     model = std::move(loaded.get());
     return model.get();
   };
-  const SessionOutcome out = run_session(session_dir, models, [] { return g_sigterm != 0; });
+  const SessionOutcome out = run_session(session_dir, models, [] { return g_sigterm != 0; }, process_start_monotonic());
   return out.status == "ok" ? 0 : out.status == "cancelled" ? 3 : 1;
 }
 

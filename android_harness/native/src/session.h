@@ -15,6 +15,7 @@
 
 #include "checkpoint.h"
 #include "events.h"
+#include "heartbeat.h"
 #include "optimizer.h"
 #include "policies.h"
 #include "profile.h"
@@ -31,7 +32,7 @@ namespace edgecl {
 
 class Session final {
  public:
-  Session(std::string session_dir, const ModelSource& models, const CancelCheck& cancelled);
+  Session(std::string session_dir, const ModelSource& models, const CancelCheck& cancelled, double launched);
   SessionOutcome run();
 
  private:
@@ -72,6 +73,8 @@ class Session final {
   SessionSpec spec_;
   std::string model_dir_;
   std::unique_ptr<EventLog> log_;
+  std::unique_ptr<Heartbeat> heartbeat_;  // from session_start to the end of body()
+  double launched_;                       // CLOCK_MONOTONIC of this runner's start (t_launch)
   std::unique_ptr<Trace> trace_;
   TaskIndex index_;
   LoadedModel* model_ = nullptr;
