@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from android_harness.native import ToolchainMissing, build_runner, run_prefix
-from android_harness.native.build import NATIVE_DIR, native_root
+from android_harness.native.build import NATIVE_DIR, work_dir
 from android_harness.native.toolchain import toolchain
 
 
@@ -41,9 +41,9 @@ def units_binary(abi: str) -> Path:
         toolchain(abi).check()
     except ToolchainMissing as exc:
         _skip_or_raise(exc)
-    work = native_root() / "work" / abi
+    work = work_dir(abi)
     work.mkdir(parents=True, exist_ok=True)
-    with open(native_root() / "work" / f"{abi}.lock", "w") as lock:
+    with open(work.with_name(work.name + ".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         out = subprocess.run(["make", "-C", str(NATIVE_DIR), "-j2", f"ABI={abi}", f"OUT={work}", f"PYTHON={sys.executable}",
                               "units"], capture_output=True, text=True)

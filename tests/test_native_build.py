@@ -22,7 +22,8 @@ import numpy as np
 import pytest
 
 from android_harness.native import ABIS, NativeBuildError, ToolchainMissing, build_runner, run_prefix, runner_ops
-from android_harness.native.build import output_dir
+from android_harness.native import build as native_build
+from android_harness.native.build import output_dir, work_dir
 from tests.export_helpers import random_masks, rel_err, replay_batch, small_request
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(2400)]  # a first build from scratch takes minutes
@@ -69,6 +70,15 @@ def test_cached_build_is_reused(runner) -> None:
     before = binary.stat().st_mtime_ns
     assert build_runner(abi, show_progress=False) == binary == output_dir(abi) / "edgecl-runner"
     assert binary.stat().st_mtime_ns == before
+
+
+def test_each_checkout_compiles_in_its_own_work_folder(monkeypatch, tmp_path) -> None:
+    """Two checkouts sharing one EDGECL_HOME: make must never see the other's newer objects as its own."""
+    here = work_dir("x86_64")
+    monkeypatch.setattr(native_build, "ROOT", tmp_path / "other-clone")
+    there = work_dir("x86_64")
+    assert here.parent == there.parent and here != there and there.name.startswith("x86_64-")
+    assert work_dir("arm64-v8a") != there
 
 
 def test_missing_toolchain_names_the_debian_package(monkeypatch, tmp_path) -> None:

