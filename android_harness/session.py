@@ -207,8 +207,10 @@ class SessionDriver:
     def poll(self, handle: SessionHandle) -> Poll:
         """One round trip: new complete event lines, the runner's state, events.jsonl's size, result.json."""
         rdir = handle.remote_dir
-        state = ("pid=$(cat runner.pid 2>/dev/null); if [ -z \"$pid\" ] || ! kill -0 \"$pid\" 2>/dev/null; then echo dead; "
-                 "else sed 's/.*) //' /proc/$pid/stat 2>/dev/null | cut -d' ' -f1; fi")
+        # one token whatever happens: a runner that exits between `kill -0` and reading its stat is "dead",
+        # never an empty line (which shifted the size into the state and read as "events.jsonl missing")
+        state = ("pid=$(cat runner.pid 2>/dev/null); st=dead; if [ -n \"$pid\" ] && kill -0 \"$pid\" 2>/dev/null; then "
+                 "st=$(sed 's/.*) //' /proc/$pid/stat 2>/dev/null | cut -d' ' -f1); fi; echo \"${st:-dead}\"")
         script = (f"cd {quote(rdir)} || exit 3; {state}; if [ -f events.jsonl ]; then wc -c < events.jsonl; else echo missing; fi; "
                   f"echo {OUT_MARK}; cat result.json 2>/dev/null; echo {OUT_MARK}; tail -c +{handle.offset + 1} events.jsonl 2>/dev/null")
         out = self.device.shell(script, check=False, idempotent=True)
