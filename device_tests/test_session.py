@@ -137,7 +137,11 @@ def test_a_killed_runner_is_relaunched_and_resumes(device: AndroidDevice) -> Non
     ss.checkpoint_every = 20
     driver = SessionDriver(device)
     handle = driver.start(ss)
-    while not any(e["type"] == "checkpoint" for e in driver.poll(handle).events + handle.events):
+    deadline = time.monotonic() + 300
+    while not any(e["type"] == "checkpoint" for e in handle.events):
+        p = driver.poll(handle)
+        assert p.alive and p.result is None and time.monotonic() < deadline, \
+            f"no checkpoint before the session ended or 300 s passed: alive={p.alive} result={p.result} events={handle.events[-5:]}"
         time.sleep(0.2)
     device.shell(f"kill -9 {handle.pid}")
     with pytest.raises(SessionError, match="died"):
