@@ -10,11 +10,10 @@ from pathlib import Path
 import pytest
 
 from android_harness.android_device import AndroidDevice
-from pipeline.cl.trainer import HostTrainer
 from pipeline.config import ExperimentSpec, parse_spec
-from pipeline.conformance import LOSS_TOL, compare_traces, read_trace
 from pipeline.errors import SessionError
 from pipeline.experiment import run_experiment
+from tests._host_conformance import assert_conforms_to_host, run_sessions
 
 
 def split_digits(runtime: str) -> ExperimentSpec:
@@ -41,6 +40,13 @@ def split_fashion_mnist() -> ExperimentSpec:
                        "export": {"runtime": "executorch"}, "device": {"trace": True}, "power": {"enabled": False}})
 
 
+def assert_native_run_completed(folder: Path, tasks: int) -> None:
+    env = json.loads((folder / "env.json").read_text())
+    sessions = run_sessions(folder)
+    assert env["runner"] == "native" and len(sessions) == tasks
+    assert all(json.loads((s / "result.json").read_text())["status"] == "ok" for s in sessions)
+
+
 def test_the_phone_has_no_python(device: AndroidDevice) -> None:
     if not device.profile.simulated:
         pytest.skip("a real phone may have Termux")
@@ -51,33 +57,15 @@ def test_the_phone_has_no_python(device: AndroidDevice) -> None:
 def test_stock_phone_runs_sparcl_natively_and_conforms_to_the_host(device: AndroidDevice, tmp_path: Path) -> None:
     spec = split_digits("executorch")
     folder = run_experiment(spec, device, tmp_path, progress=False)
-    env = json.loads((folder / "env.json").read_text())
-    summary = json.loads((folder / "summary.json").read_text())
-    assert env["runner"] == "native" and len(summary["tasks"]) == 5
-    sessions = [folder / "sessions" / t["session_id"] for t in summary["tasks"]]
-    assert all(json.loads((s / "result.json").read_text())["status"] == "ok" for s in sessions)
-    host = HostTrainer(spec, progress=False, root=tmp_path / "host")
-    result = host.run()
-    cmp = compare_traces(read_trace([s / "trace.jsonl" for s in host.sessions]), read_trace([s / "trace.jsonl" for s in sessions]),
-                         LOSS_TOL)
-    assert cmp.ok and cmp.near_tie_at is None, (cmp.problems, cmp.near_tie_at)
-    assert summary["metrics"]["class_il"] == pytest.approx(result.summary["class_il"], abs=1e-9)
+    assert_native_run_completed(folder, tasks=5)
+    assert_conforms_to_host(spec, folder, tmp_path / "host")
 
 
 def test_stock_phone_runs_split_fashion_mnist_with_sparcl_natively(device: AndroidDevice, tmp_path: Path) -> None:
     spec = split_fashion_mnist()
     folder = run_experiment(spec, device, tmp_path, progress=False)
-    env = json.loads((folder / "env.json").read_text())
-    summary = json.loads((folder / "summary.json").read_text())
-    assert env["runner"] == "native" and len(summary["tasks"]) == 2
-    sessions = [folder / "sessions" / t["session_id"] for t in summary["tasks"]]
-    assert all(json.loads((s / "result.json").read_text())["status"] == "ok" for s in sessions)
-    host = HostTrainer(spec, progress=False, root=tmp_path / "host")
-    result = host.run()
-    cmp = compare_traces(read_trace([s / "trace.jsonl" for s in host.sessions]), read_trace([s / "trace.jsonl" for s in sessions]),
-                         LOSS_TOL)
-    assert cmp.ok and cmp.near_tie_at is None, (cmp.problems, cmp.near_tie_at)
-    assert summary["metrics"]["class_il"] == pytest.approx(result.summary["class_il"], abs=1e-9)
+    assert_native_run_completed(folder, tasks=2)
+    assert_conforms_to_host(spec, folder, tmp_path / "host")
 
 
 def test_ort_on_a_phone_without_python_is_refused_before_any_push(device: AndroidDevice, tmp_path: Path) -> None:

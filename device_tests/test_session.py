@@ -16,12 +16,10 @@ from android_harness.android_device import AndroidDevice
 from android_harness.device.events import read_events
 from android_harness.session import SessionDriver
 from android_harness.vphone.manager import free_port
-from pipeline.cl.trainer import HostTrainer
 from pipeline.config import ExperimentSpec, parse_spec
-from pipeline.conformance import LOSS_TOL, compare_traces, read_trace
 from pipeline.device_run import prepare_device_run
 from pipeline.experiment import run_experiment
-from android_harness.vphone.manager import free_port
+from tests._host_conformance import assert_conforms_to_host, run_sessions
 from android_harness.vphone.presets import PYTHON_PRESET
 
 TOLERANCE_POINTS = 2.0
@@ -52,15 +50,10 @@ def test_edgecl_run_on_the_device_conforms_to_the_host_trainer(device: AndroidDe
     folder = run_experiment(spec, device, tmp_path, runtime=runtime, progress=False)
     summary = json.loads((folder / "summary.json").read_text())
     assert summary["simulated"] == device.profile.simulated and len(summary["tasks"]) == 5
-    sessions = [folder / "sessions" / t["session_id"] for t in summary["tasks"]]
+    sessions = run_sessions(folder)
     assert all((s / "result.json").is_file() and (s / "trace.jsonl").is_file() for s in sessions)
     assert (folder / "accuracy_matrix.csv").read_text().count("\n") == 6
-    host = HostTrainer(spec, progress=False, root=tmp_path / "host")
-    result = host.run()
-    cmp = compare_traces(read_trace([s / "trace.jsonl" for s in host.sessions]), read_trace([s / "trace.jsonl" for s in sessions]),
-                         LOSS_TOL)
-    assert cmp.ok and cmp.near_tie_at is None, (cmp.problems, cmp.near_tie_at)
-    assert summary["metrics"]["class_il"] == pytest.approx(result.summary["class_il"], abs=1e-9)
+    assert_conforms_to_host(spec, folder, tmp_path / "host")
 
 
 def test_session_survives_adb_server_kill_and_a_lost_link(tmp_path: Path, edgecl_home: Path) -> None:

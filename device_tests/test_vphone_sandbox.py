@@ -18,6 +18,7 @@ from android_harness.adb import ServerAddress, adb_binary, list_devices
 from android_harness.android_device import AndroidDevice
 from android_harness.vphone.home import VphoneHome
 from pipeline.errors import AdbError
+from tests._native_bins import missing_system_package
 
 pytestmark = pytest.mark.skipif(bool(os.environ.get("ANDROID_SERIAL")), reason="vphone-only test")
 HELLO_C = '#include <stdio.h>\n#include <unistd.h>\nint main(void){printf("hello from aarch64 as %d\\n", getuid()); return 7;}\n'
@@ -82,7 +83,7 @@ def test_host_untouched_by_shell_and_sync(device: AndroidDevice, tmp_path: Path,
 def test_arm64_static_binary_runs_under_qemu(device: AndroidDevice, tmp_path: Path) -> None:
     gcc = shutil.which("aarch64-linux-gnu-gcc")
     if gcc is None:
-        pytest.skip("aarch64-linux-gnu-gcc not installed (g++-aarch64-linux-gnu)")
+        missing_system_package("aarch64-linux-gnu-gcc not installed (g++-aarch64-linux-gnu)")
     (tmp_path / "hello.c").write_text(HELLO_C)
     subprocess.run([gcc, "-static", "-O2", "-o", str(tmp_path / "hello"), str(tmp_path / "hello.c")], check=True)
     remote = device.storage_path("bin", "hello-aarch64")

@@ -26,6 +26,13 @@ def _skip_or_raise(exc: ToolchainMissing) -> None:
     pytest.skip(str(exc))
 
 
+def missing_system_package(message: str) -> None:
+    """A test's system package is absent: a failure in CI (CI=true), a skip elsewhere."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
 def runner_binary(abi: str) -> Path:
     """``edgecl-runner`` for ``abi`` built from the current sources (cached by source hash)."""
     try:

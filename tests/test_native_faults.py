@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from android_harness.device.checkpoint import load_checkpoint
-from tests._native_bins import runner_binary
+from tests._native_bins import missing_system_package, runner_binary
 from tests._runner_env import build_root, new_session, small_spec
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
@@ -128,7 +128,7 @@ def _on_small_disk(env, tmp_path: Path, script: str, free: int) -> tuple[Path, s
     """Run `script` (sh; $R is the runner, $D the storage root) on a tmpfs holding a copy of the
     storage root with `free` bytes left; returns the root's copy as it was afterwards."""
     if BWRAP is None:
-        pytest.skip("bubblewrap (Debian bwrap) makes the small disk")
+        missing_system_package("bubblewrap (Debian bwrap) makes the small disk")
     _, root, _, binary = env
     disk, out = tmp_path / "disk", tmp_path / "after"
     disk.mkdir()
