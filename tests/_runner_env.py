@@ -42,6 +42,19 @@ def new_session(spec: ExperimentSpec, root: Path, data: DataInfo, sid: str, runt
     return folder
 
 
+def executorch_env(root: Path, binary: Path, epochs: int) -> tuple[ExperimentSpec, Path, DataInfo, Path]:
+    """(spec, root, data, runner binary) of a small DER++ ExecuTorch root, for native runner tests."""
+    spec = small_spec("derpp", epochs=epochs)
+    return spec, root, build_root(spec, root, "executorch"), binary
+
+
+def traced_session(env: tuple[ExperimentSpec, Path, DataInfo, Path], sid: str, **overrides) -> Path:
+    """A traced ExecuTorch session in ``executorch_env``'s root with its own replay folder."""
+    spec, root, data, _ = env
+    return new_session(spec, root, data, sid, runtime="executorch", trace=True, replay_dir=f"replay/{sid}",
+                       overrides=overrides)
+
+
 def evals(results: list[dict]) -> list[dict]:
     """The evaluation rows of a chain of sessions' results, in order."""
     return [row for r in results for row in r["evals"]]

@@ -23,7 +23,7 @@ import pytest
 
 from android_harness.device.checkpoint import load_checkpoint
 from tests._native_bins import missing_system_package, runner_binary
-from tests._runner_env import build_root, new_session, small_spec
+from tests._runner_env import executorch_env, traced_session
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 ABI = "x86_64"
@@ -33,15 +33,7 @@ BWRAP = shutil.which("bwrap")
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory):
-    root = tmp_path_factory.mktemp("faults-root")
-    spec = small_spec("derpp", epochs=2)
-    return spec, root, build_root(spec, root, "executorch"), runner_binary(ABI)
-
-
-def _session(env, sid: str, **overrides) -> Path:
-    spec, root, data, _ = env
-    return new_session(spec, root, data, sid, runtime="executorch", trace=True, replay_dir=f"replay/{sid}",
-                       overrides=overrides)
+    return executorch_env(tmp_path_factory.mktemp("faults-root"), runner_binary(ABI), epochs=2)
 
 
 def _events(folder: Path) -> list[dict]:
@@ -65,7 +57,7 @@ def _corrupt_copy(root: Path, name: str, offset: int) -> tuple[Path, str, str]:
 def test_a_corrupted_program_is_one_error_naming_the_file_and_both_hashes(env, where: str) -> None:
     _, root, _, binary = env
     pte, listed, actual = _corrupt_copy(root, f"corrupt-{where}", 8 if where == "header" else pte_size(root) // 2)
-    folder = _session(env, f"corrupt-{where}", model_dir=f"models/corrupt-{where}")
+    folder = traced_session(env, f"corrupt-{where}", model_dir=f"models/corrupt-{where}")
     out = subprocess.run([str(binary), "run", str(folder)], capture_output=True, text=True, timeout=120)
     assert out.returncode == 1
     result = json.loads((folder / "result.json").read_text())
@@ -95,11 +87,11 @@ def _wait(pred, what: str, timeout: float = 120.0) -> None:
         time.sleep(0.02)
 
 
-def test_the_served_runner_survives_a_corrupted_program_and_serves_the_next_session(env) -> None:
+def test_the_served_runner_survives_a_corrupted_program_and_serves_the_nexttraced_session(env) -> None:
     _, root, _, binary = env
     _corrupt_copy(root, "corrupt-served", 16)
-    bad = _session(env, "served-bad", model_dir="models/corrupt-served")
-    good = _session(env, "served-good")
+    bad = traced_session(env, "served-bad", model_dir="models/corrupt-served")
+    good = traced_session(env, "served-good")
     queue = root / "runner" / "queue"
     queue.mkdir(parents=True, exist_ok=True)
     server = subprocess.Popen([str(binary), "serve", str(queue), "3"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -162,7 +154,7 @@ def _whole_files_only(folder: Path) -> None:
 @pytest.mark.parametrize("free_kb", [0, 66, 72, 100, 240, 400])
 def test_a_full_disk_is_one_clear_error_and_leaves_whole_files(env, tmp_path: Path, free_kb: int) -> None:
     sid = f"full-{free_kb}"
-    _session(env, sid, checkpoint_every=1, step_event_every=1)
+    traced_session(env, sid, checkpoint_every=1, step_event_every=1)
     out, proc = _on_small_disk(env, tmp_path, f'"$R" run "$D"/sessions/{sid}', free_kb * 1024)
     folder = out / "sessions" / sid
     assert proc.returncode == 1, proc.stderr
@@ -178,7 +170,7 @@ def test_a_full_disk_is_one_clear_error_and_leaves_whole_files(env, tmp_path: Pa
 
 def test_a_checkpoint_that_does_not_fit_is_refused_before_a_byte_is_written(env, tmp_path: Path) -> None:
     """A free space above the reserve but below one checkpoint: the first checkpoint is refused up front."""
-    _session(env, "ckpt-full", checkpoint_every=1)
+    traced_session(env, "ckpt-full", checkpoint_every=1)
     out, proc = _on_small_disk(env, tmp_path, '"$R" run "$D"/sessions/ckpt-full', 100 * 1024)
     folder = out / "sessions" / "ckpt-full"
     result = json.loads((folder / "result.json").read_text())
@@ -189,9 +181,9 @@ def test_a_checkpoint_that_does_not_fit_is_refused_before_a_byte_is_written(env,
     _whole_files_only(folder)
 
 
-def test_the_served_runner_survives_a_full_disk_and_serves_the_next_session(env, tmp_path: Path) -> None:
-    _session(env, "disk-a", checkpoint_every=1)
-    _session(env, "disk-b")
+def test_the_served_runner_survives_a_full_disk_and_serves_the_nexttraced_session(env, tmp_path: Path) -> None:
+    traced_session(env, "disk-a", checkpoint_every=1)
+    traced_session(env, "disk-b")
     enqueue = 'printf %s "$D/sessions/{0}" > "$D/runner/queue/.{0}.tmp" && mv "$D/runner/queue/.{0}.tmp" "$D/runner/queue/{0}"'
     wait = 'i=0; while [ ! -f "$D/sessions/{0}/result.json" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done'
     script = " && ".join([

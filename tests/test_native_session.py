@@ -17,7 +17,7 @@ import pytest
 from android_harness.device.checkpoint import latest_checkpoint, load_checkpoint
 from android_harness.device.events import read_events
 from tests._native_bins import runner_binary
-from tests._runner_env import build_root, new_session, small_spec
+from tests._runner_env import executorch_env, traced_session
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 ABI = "x86_64"
@@ -25,15 +25,7 @@ ABI = "x86_64"
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory):
-    root = tmp_path_factory.mktemp("native-root")
-    spec = small_spec("derpp", epochs=3)
-    return spec, root, build_root(spec, root, "executorch"), runner_binary(ABI)
-
-
-def _session(env, sid: str, **overrides) -> Path:
-    spec, root, data, _ = env
-    return new_session(spec, root, data, sid, runtime="executorch", trace=True, replay_dir=f"replay/{sid}",
-                       overrides=overrides)
+    return executorch_env(tmp_path_factory.mktemp("native-root"), runner_binary(ABI), epochs=3)
 
 
 def _run(binary: Path, folder: Path) -> tuple[int, dict, list[dict]]:
@@ -56,7 +48,7 @@ def _final(folder: Path) -> dict:
 
 def test_a_session_writes_result_events_and_checkpoints(env) -> None:
     binary = env[3]
-    folder = _session(env, "plain")
+    folder = traced_session(env, "plain")
     rc, result, events = _run(binary, folder)
     assert rc == 0 and result["status"] == "ok" and result["error"] is None
     assert [e["seq"] for e in events] == list(range(len(events)))
@@ -71,7 +63,7 @@ def test_a_session_writes_result_events_and_checkpoints(env) -> None:
 
 def test_bad_session_json_is_one_error_naming_the_keys(env) -> None:
     binary = env[3]
-    folder = _session(env, "bad")
+    folder = traced_session(env, "bad")
     spec = json.loads((folder / "session.json").read_text())
     spec["train"]["epochs"] = 0
     spec["replay"]["buffer_batch_size"] = 8
@@ -86,9 +78,9 @@ def test_bad_session_json_is_one_error_naming_the_keys(env) -> None:
 def test_sigterm_cancels_at_a_step_and_the_rerun_finishes_identically(env) -> None:
     binary = env[3]
     # a checkpoint after every step (fsyncs) keeps the session running long enough to be signalled
-    straight = _session(env, "straight", checkpoint_every=1)
+    straight = traced_session(env, "straight", checkpoint_every=1)
     assert _run(binary, straight)[0] == 0
-    folder = _session(env, "cancelled", checkpoint_every=1)
+    folder = traced_session(env, "cancelled", checkpoint_every=1)
     proc = subprocess.Popen([str(binary), "run", str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _wait(lambda: any(e["type"] == "step" for e in read_events(str(folder / "events.jsonl"))[0]), "a step")
     proc.send_signal(signal.SIGTERM)
@@ -109,10 +101,10 @@ def test_serve_reuses_the_program_cancels_on_markers_and_exits_idle(env) -> None
     spec, root, data, binary = env
     queue = root / "runner" / "queue"
     queue.mkdir(parents=True, exist_ok=True)
-    fresh = _session(env, "fresh")
+    fresh = traced_session(env, "fresh")
     assert _run(binary, fresh)[0] == 0
-    served = [_session(env, f"served{i}") for i in range(2)]
-    marked = _session(env, "marked")
+    served = [traced_session(env, f"served{i}") for i in range(2)]
+    marked = traced_session(env, "marked")
     (marked / "cancel").write_text("")
     # idle 8 s: it outlives the second server's 5 s wait for the lock
     server = subprocess.Popen([str(binary), "serve", str(queue), "8"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
