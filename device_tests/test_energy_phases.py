@@ -65,7 +65,7 @@ RUNNERS = [pytest.param(("python_device", "ort"), id="python"), pytest.param(("d
 
 
 def _sampled(device: AndroidDevice, tmp_path: Path, spec, sid: str, disturb) -> tuple[SessionEnergy, Path, list[dict]]:
-    run = prepare_device_run(spec, device, run_id=sid, runtime=spec.export.runtime, progress=False)
+    run = prepare_device_run(spec, device, run_id=f"phases-{sid}-{int(time.time())}", runtime=spec.export.runtime, progress=False)
     driver = SessionDriver(device)
     ss = run.session_spec(f"{sid}-{int(time.time())}", [run.data.tasks[0]])
     ss.checkpoint_every = 20

@@ -37,6 +37,9 @@ def test_two_tasks_with_miro_profiling_on_the_device(python_device, tmp_path):
     assert second["device_state"]["mem_available_bytes"] > 0
     sessions = {p.name for p in (folder / "sessions").iterdir()}
     assert {r["session_id"] for r in second["runs"]} <= sessions
+    # rails only count up: no window of them, however short, is billed negative energy
+    on_rails = [r["energy_j"] for r in second["runs"] if r["extra"]["energy_source"] == "odpm_rails"]
+    assert all(e >= 0 for e in on_rails)
     o = data["overhead"]
     assert o["profiling_energy_j"] == tuner.profiling_energy_j and o["run_energy_j"] > o["profiling_energy_j"]
     summary = json.loads((folder / "summary.json").read_text())

@@ -19,6 +19,7 @@ import pytest
 
 from android_harness.adb import ServerAddress, list_devices
 from android_harness.pool import parse_selector, pool_states, resolve_pool
+from android_harness.vphone.home import VphoneHome
 from android_harness.vphone_fleet import Fleet, vphone_fleet
 from pipeline.config import load_spec
 from pipeline.errors import DeviceError
@@ -283,6 +284,13 @@ def test_a_phone_back_within_the_grace_keeps_its_run(fleet: Fleet, tmp_path: Pat
     try:
         run = _wait("a run on the phone", lambda: next((r for r in (_index(folder) or {"runs": []})["runs"]
                                                         if r["state"] == "running" and r["attempts"][-1]["session"]), None), 300, proc)
+        # kill once the runner trains the session: killed while it was being started, the session is
+        # rightly relaunched from its checkpoint (a second session_start) -- not what this test is about
+        device = fleet.members()[phone].open()
+        on_phone = VphoneHome(Path(fleet.phones[phone].home)).host_path(
+            device.storage_path("sessions", run["attempts"][-1]["session"], "events.jsonl"))
+        _wait("the session's first epoch on the phone", lambda: on_phone.is_file() and any(
+            json.loads(line)["type"] == "epoch" for line in on_phone.read_text().splitlines()[:-1]), 300, proc)
         fleet.kill(phone)
         time.sleep(3)
         fleet.restart(phone)

@@ -121,3 +121,16 @@ def test_noisy_gauge_bound_holds_in_95_percent_of_200_sessions():
         assert s.error_j is not None and s.error_j > 0
         held += abs(s.energy_j - prof.energy(a, b)) <= s.error_j
     assert held / n >= 0.95, f"the bound held in {held} of {n} sessions"
+
+
+def test_a_short_session_after_a_busy_stretch_is_never_billed_negative_energy():
+    """The rail period before the session ran at 4 W, then the phone idled into the session: the
+    power measured before claims more than the session's interval holds; the interval is split by
+    overlap instead of leaving the session a negative remainder (what a Miro profiling window hit)."""
+    a, b = 100.2, 100.5
+    prof = Profile(IDLE_W, [(90.0, 99.5, 4.0)])
+    text, rails = simulate(prof, 96.0, 104.0, period=1.0, rails=True, rail_period=1.0, phase=0.0)
+    m = _measure(text, rails, a, b)
+    assert m.curve.source == "odpm_rails"
+    assert m.session.energy_j == pytest.approx(prof.energy(a, b), rel=0.05)
+    assert not m.session.precise

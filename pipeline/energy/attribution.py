@@ -4,12 +4,13 @@ Each knot interval [t_k, t_k+1] of an EnergyCurve has a known energy; the segmen
 share it. A segment whose power is known -- measured over whole intervals inside it, or the idle
 baseline for an idle-like segment (outside the session, paused, suspended) -- takes overlap x that
 power; segments of unknown power share the remainder by overlap; when all are known the energy is
-split in proportion to overlap x power. So a session shorter than one gauge period, with idle
-around it, gets the period's energy above idle (the short-session correction), and every interval's
-energy lands in exactly one place: the phases sum to the session, the session to the counter's
-difference. The error bound (meant to hold in >= 95 % of sessions: 2.5 sigma) adds the counter's noise on each interval a row
-shares in, the uncertainty of the powers that were assumed known, the knots' timing and the
-counter's step.
+split in proportion to overlap x power; where the known powers claim more than the interval holds,
+it is split by overlap, so no segment is billed negative energy. So a session shorter than one
+gauge period, with idle around it, gets the period's energy above idle (the short-session
+correction), and every interval's energy lands in exactly one place: the phases sum to the
+session, the session to the counter's difference. The error bound (meant to hold in >= 95 % of
+sessions: 2.5 sigma) adds the counter's noise on each interval a row shares in, the uncertainty of
+the powers that were assumed known, the knots' timing and the counter's step.
 """
 from __future__ import annotations
 
@@ -141,8 +142,11 @@ def allocate(curve: EnergyCurve, segs: list[Segment], idle: tuple[float, float] 
             share[ps[0][0]] = 1.0
         elif ps:
             unknown = [(j, o) for j, o in ps if j not in known]
-            if not unknown:
-                w = {j: o * known[j] for j, o in ps}
+            rest = de[i] - sum(o * known[j] for j, o in ps if j in known)
+            if not unknown or rest < 0:
+                # all powers known, or the known ones claim more than the interval holds (they were
+                # measured where the phone drew more): split by overlap x power, or by overlap
+                w = {j: o * known[j] for j, o in ps} if not unknown else {j: o for j, o in ps}
                 total = sum(w.values())
                 if total <= 0:
                     w, total = {j: o for j, o in ps}, sum(o for _, o in ps)
@@ -150,12 +154,10 @@ def allocate(curve: EnergyCurve, segs: list[Segment], idle: tuple[float, float] 
                     energy[j] += de[i] * w[j] / total
                     share[j] = w[j] / total
             else:
-                rest = de[i]
                 u_total = sum(o for _, o in unknown)
                 for j, o in ps:
                     if j in known:
                         energy[j] += o * known[j]
-                        rest -= o * known[j]
                         sens[j][j] = sens[j].get(j, 0.0) + o
                         for u, ou in unknown:
                             sens[u][j] = sens[u].get(j, 0.0) - o * ou / u_total
