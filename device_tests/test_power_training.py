@@ -32,10 +32,6 @@ def _spec():
                        "power": {"rate_hz": 10, "idle_seconds": 0}})
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "open regression since the native2/energy2 merges (passed at b812455): whichever session runs second is "
-    "~1.26x slower per epoch on the Termux vphone (x1 then x2: ratio 2.45; x2 then x1: 1.57), so something "
-    "of the first session keeps using the phone's CPU; see the session note, issue 15"))
 def test_twice_the_training_steps_take_about_twice_the_energy(device: AndroidDevice, tmp_path: Path,
                                                               edgecl_home: Path) -> None:
     spec = _spec()

@@ -26,12 +26,14 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import shutil
 import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from android_harness.device.checkpoint import latest_checkpoint
 from android_harness.device.events import read_events
 from android_harness.device.runner import Runner
 from pipeline.conformance import LOSS_TOL, compare_traces, read_trace
@@ -192,3 +194,24 @@ def test_more_session_kinds_conform(tmp_path: Path, method: str, kind: str, stru
     cmp = compare_traces(runs["python"][0], runs["x86_64"][0], LOSS_TOL)
     assert cmp.complete, (cmp.problems, cmp.near_tie_at)
     assert runs["python"][1] == runs["x86_64"][1]
+
+
+@pytest.mark.parametrize("runner", ["python", "x86_64"])
+def test_a_fresh_session_starts_on_an_empty_store(chain, runner: str) -> None:
+    """A task session from the export's initial state on a store an earlier chain filled (every
+    task's samples) trains as the chain's first session did and leaves S as that one did: nothing
+    of the earlier run is replayed or stored twice (docs/semantics.md 10)."""
+    first = chain.python[0][0]
+    layout = f"again-{runner}"
+    shutil.copytree(chain.root / "replay" / "py", chain.root / "replay" / layout)
+    folder = chain.session(f"{layout}-t{chain.data.tasks[0]}", [chain.data.tasks[0]], layout)
+    result = run_session(runner, folder)
+    assert result["status"] == "ok", result["error"]
+    cmp = compare_traces(read_trace([first / "trace.jsonl"]), read_trace([folder / "trace.jsonl"]), LOSS_TOL)
+    assert cmp.complete, (cmp.problems, cmp.near_tie_at)
+    expected = json.loads((Path(latest_checkpoint(str(first / "checkpoints"))) / "state.json").read_text())["storage_position"]
+    got = json.loads((Path(latest_checkpoint(str(folder / "checkpoints"))) / "state.json").read_text())["storage_position"]
+    nonzero = {k: v for k, v in expected.items() if v}
+    assert {k: v for k, v in got.items() if v} == nonzero
+    sizes = {p.stem.rsplit("_", 1)[-1]: p.stat().st_size for p in (chain.root / "replay" / layout).glob("class_*.rec")}
+    assert {k: v for k, v in sizes.items() if v} == nonzero

@@ -72,7 +72,9 @@ class Runner:
         own = latest_checkpoint(self.ckpt_dir)
         path = own or (self._path(self.spec.resume_from) if self.spec.resume_from else None)
         engine = self.engine
-        if path is None:
+        if path is None:                       # the export's initial state: nothing stored yet
+            if self.spec.kind == "task":
+                self.storage.truncate_to({})
             engine.trace.reset_to(0)
             return None, False
         state, arrays = load_checkpoint(path)

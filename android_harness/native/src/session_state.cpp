@@ -124,7 +124,10 @@ Error Session::open_store() {
 Error Session::restore() {
   const std::string own = latest_checkpoint(ckpt_dir_);
   const std::string path = !own.empty() ? own : spec_.resume_from.empty() ? "" : spec_.resolve(root_, spec_.resume_from);
-  if (path.empty()) return trace_->reset_to(0);
+  if (path.empty()) {  // the export's initial state: nothing stored yet
+    if (spec_.kind == "task") EDGECL_RETURN_IF_ERROR(storage_->truncate_to({}));
+    return trace_->reset_to(0);
+  }
   auto state = read_checkpoint_state(path);
   if (!state.ok()) return state.error();
   const CheckpointState& saved = *state;
