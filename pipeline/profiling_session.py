@@ -93,6 +93,7 @@ class DeviceProfiler:
         sid = f"{self.run.run_id}-task{t}-{label}{self.count}"
         ss = self.run.session_spec(sid, [t], task=config, resume_from=checkpoint or "", kind="profiling",
                                    subset_fraction=subset_fraction, epochs=epochs)
+        ss.checkpoint_at_task_end = label == "mini"       # candidates start from it; nothing resumes from a candidate
         result, _record = run_session(self.run, ss, self.local / sid, self.progress)
         if result["status"] != "ok":
             raise SessionError("died", f"profiling session ended {result['status']}: {result.get('error')}", sid)

@@ -34,6 +34,7 @@ import numpy as np
 import pytest
 
 from android_harness.device.checkpoint import latest_checkpoint
+from android_harness.device.errors import SessionSpecError
 from android_harness.device.events import read_events
 from android_harness.device.runner import Runner
 from pipeline.conformance import LOSS_TOL, compare_traces, read_trace
@@ -215,3 +216,33 @@ def test_a_fresh_session_starts_on_an_empty_store(chain, runner: str) -> None:
     assert {k: v for k, v in got.items() if v} == nonzero
     sizes = {p.stem.rsplit("_", 1)[-1]: p.stat().st_size for p in (chain.root / "replay" / layout).glob("class_*.rec")}
     assert {k: v for k, v in sizes.items() if v} == nonzero
+
+
+def test_a_profiling_candidate_skips_its_task_end_checkpoint(chain) -> None:
+    """``checkpoint_at_task_end = false`` (Miro's candidates): both runners train and evaluate as with
+    it, write no checkpoint and return a null one; a task session asking it is refused by both."""
+    start = chain.python[1][0]["checkpoint"]
+    t = chain.data.tasks[1]
+    runs = {}
+    for runner, at_end in (("python", True), ("python", False), ("x86_64", False)):
+        folder = chain.session(f"cand-{runner}-{at_end}", [t], f"cand-{runner}-{at_end}", start, kind="profiling",
+                               subset_fraction=0.5, checkpoint_at_task_end=at_end)
+        result = run_session(runner, folder)
+        assert result["status"] == "ok", result["error"]
+        assert (result["checkpoint"] is None) == (not at_end)
+        assert any((folder / "checkpoints").glob("ckpt-*")) == at_end
+        runs[(runner, at_end)] = (read_trace([folder / "trace.jsonl"]), result["evals"])
+    for other in (("python", False), ("x86_64", False)):
+        cmp = compare_traces(runs[("python", True)][0], runs[other][0], LOSS_TOL)
+        assert cmp.complete, (other, cmp.problems)
+        assert runs[other][1] == runs[("python", True)][1]
+    refused = "checkpoint_at_task_end: false only for profiling"
+    folders = {}
+    for runner in ("python", "x86_64"):
+        folders[runner] = chain.session(f"refused-{runner}", [t], "refused", start)
+        path = folders[runner] / "session.json"
+        path.write_text(json.dumps({**json.loads(path.read_text()), "checkpoint_at_task_end": False}))
+    with pytest.raises(SessionSpecError, match=refused):
+        run_session("python", folders["python"])
+    result = run_session("x86_64", folders["x86_64"])
+    assert result["status"] == "error" and refused in result["error"]

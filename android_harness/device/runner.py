@@ -113,7 +113,8 @@ class Runner:
         self.log.emit("task_start", task=task, classes=engine.data.classes(task).tolist(), n_train=int(engine.sb.size))
         engine.train_task(self._after_step)
         engine.finish_task()
-        self.checkpoint()
+        if self.spec.checkpoint_at_task_end:
+            self.checkpoint()
         if self.cancel_requested:
             raise CancelledError("SIGTERM")
 

@@ -4,7 +4,8 @@ Paths are relative to the storage root (the folder holding ``sessions/``) unless
 *task* session trains ``tasks`` in order from the start of each, after loading ``resume_from`` (a
 checkpoint at a task end; empty = the export's initial state); a kill/resume continues from the
 session's own latest checkpoint. A *profiling* session (Miro) does the same on a
-``subset_fraction`` of SB and EM with the storage tier opened read-only, and never writes it.
+``subset_fraction`` of SB and EM with the storage tier opened read-only, and never writes it;
+one nobody resumes from (a candidate) skips its task-end checkpoint (``checkpoint_at_task_end``).
 ``train``, ``replay`` and ``sparcl`` are the tables of ``spec_tables`` (the experiment spec's own).
 """
 from __future__ import annotations
@@ -36,6 +37,7 @@ class SessionSpec:
     resume_from: str = spec_field("", doc="a checkpoint at a task end; empty = the export's initial state")
     checkpoint_every: int = spec_field(0, ge=0, doc="steps between checkpoints (0 = task ends only)")
     keep_checkpoints: int = spec_field(2, ge=1)
+    checkpoint_at_task_end: bool = spec_field(True, doc="False: a profiling session nobody resumes from writes none")
     step_event_every: int = spec_field(10, ge=0)
     resources_every_s: float = spec_field(5.0, gt=0.0)
     subset_fraction: float = spec_field(1.0, gt=0.0, le=1.0)
@@ -60,6 +62,9 @@ def _problems(spec: SessionSpec) -> list[str]:
         problems.append("tasks: expected at least one task index")
     if any(t < 0 for t in spec.tasks) or len(set(spec.tasks)) != len(spec.tasks):
         problems.append(f"tasks: expected distinct task indices >= 0, got {spec.tasks}")
+    if not spec.checkpoint_at_task_end and spec.kind != "profiling":
+        problems.append("checkpoint_at_task_end: false only for profiling sessions (a task session's "
+                        "task-end checkpoint is where the next task starts)")
     return problems
 
 

@@ -133,7 +133,7 @@ Error Session::train_one(int64_t task, bool started) {
   EDGECL_RETURN_IF_ERROR(train_task(task));
   if (was_cancelled_) return Error();
   EDGECL_RETURN_IF_ERROR(finish_task(task));
-  EDGECL_RETURN_IF_ERROR(write_checkpoint_now());
+  if (spec_.checkpoint_at_task_end) EDGECL_RETURN_IF_ERROR(write_checkpoint_now());
   if (cancel_now()) was_cancelled_ = true;
   return Error();
 }

@@ -150,6 +150,10 @@ void validate(const SessionSpec& s, std::vector<std::string>* p) {
   bool negative = false;
   for (int64_t t : s.tasks) negative |= t < 0;
   if (negative || distinct.size() != s.tasks.size()) p->push_back("tasks: expected distinct task indices >= 0");
+  if (!s.checkpoint_at_task_end && s.kind != "profiling") {
+    p->push_back("checkpoint_at_task_end: false only for profiling sessions (a task session's "
+                 "task-end checkpoint is where the next task starts)");
+  }
 }
 
 }  // namespace
@@ -210,6 +214,7 @@ Result<SessionSpec> parse_session_spec(const std::string& text, const std::strin
   b.string("resume_from", &s.resume_from);
   b.integer("checkpoint_every", &s.checkpoint_every);
   b.integer("keep_checkpoints", &s.keep_checkpoints);
+  b.boolean("checkpoint_at_task_end", &s.checkpoint_at_task_end);
   b.integer("step_event_every", &s.step_event_every);
   b.number("resources_every_s", &s.resources_every_s);
   b.number("subset_fraction", &s.subset_fraction);

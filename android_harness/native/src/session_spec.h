@@ -71,6 +71,7 @@ struct SessionSpec {
   std::string resume_from;
   int64_t checkpoint_every = 0;
   int64_t keep_checkpoints = 2;
+  bool checkpoint_at_task_end = true;  // false: a profiling session nobody resumes from writes none
   int64_t step_event_every = 10;
   double resources_every_s = 5.0;
   double subset_fraction = 1.0;
