@@ -216,9 +216,15 @@ class SessionDriver:
         out = self.device.shell(script, check=False, idempotent=True)
         if out.exit_code == 3:
             raise SessionError("protocol", f"no session folder {rdir} on {self.device.serial}", handle.session_id)
-        head, result_text, tail = (out.stdout.split(OUT_MARK + "\n", 2) + ["", ""])[:3]
-        lines = head.split()
-        proc_state, size_text = (lines + ["dead", "missing"])[:2]
+        parts = out.stdout.split(OUT_MARK + "\n", 2)
+        lines = parts[0].split()
+        if len(parts) < 3 or len(lines) != 2:
+            # an answer cut short (the shell or the link failed mid-reply) says nothing about the session:
+            # a failed round trip, retried like a dropped link -- never "the runner died" or "events missing"
+            raise AdbError(self.device.serial, "session poll", out.exit_code, out.stdout[-200:],
+                           out.stderr[-200:] or "poll reply incomplete")
+        head, result_text, tail = parts
+        proc_state, size_text = lines
         events_size = int(size_text) if size_text.isdigit() else None
         truncated = events_size is not None and events_size < handle.offset  # (measured before the tail was read)
         if truncated:

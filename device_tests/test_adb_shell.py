@@ -61,3 +61,20 @@ def test_timeout_raises_and_kills_the_command(device: AndroidDevice, remote_dir:
 def test_discovery_lists_the_device(device: AndroidDevice) -> None:
     entries = {e.serial: e for e in discover(device.adb.server)}
     assert entries[device.serial].state == "device"
+
+
+def test_a_slow_reader_still_gets_all_of_a_shell_s_output(device: AndroidDevice) -> None:
+    """The host reads nothing for 2 s while the command writes 8 MB and exits: adb's flow control
+    holds the phone's writes back (no OKAY), and every byte still arrives -- a shell's output is
+    never cut because the host was slow (a loaded host read a session poll's output as empty)."""
+    size = 8 * 1024 * 1024
+    conn = device.adb._dev.shell(f"head -c {size} /dev/zero | tr '\\0' x; echo; echo end", stream=True)
+    try:
+        time.sleep(2.0)
+        chunks = []
+        while chunk := conn.read(1 << 16):
+            chunks.append(chunk)
+    finally:
+        conn.close()
+    out = b"".join(chunks)
+    assert len(out) == size + len(b"\nend\n") and out.endswith(b"x\nend\n")

@@ -105,14 +105,25 @@ async def _hang_up(proc: asyncio.subprocess.Process) -> None:
         await proc.wait()
 
 
+@dataclass
+class PumpProgress:
+    """What the output pumps did: chunks moved, and how many wait on the host (a write not yet OKAYed).
+    A pump waiting on the host is not a silent pipe: a slow or starved host must not cut the output."""
+
+    moved: int = 0
+    writing: int = 0
+
+
 async def _pump_out(reader: asyncio.StreamReader, emit: Callable[[bytes], Awaitable[None]],
-                    progress: list[int] | None = None) -> None:
+                    progress: PumpProgress) -> None:
     while chunk := await reader.read(READ_CHUNK):
-        if progress is not None:
-            progress[0] += 1
-        await emit(chunk)
-        if progress is not None:
-            progress[0] += 1
+        progress.moved += 1
+        progress.writing += 1
+        try:
+            await emit(chunk)
+        finally:
+            progress.writing -= 1
+        progress.moved += 1
 
 
 async def _feed_stdin_raw(stream: Stream, proc: asyncio.subprocess.Process) -> None:
@@ -138,20 +149,21 @@ async def _feed_stdin_v2(stream: Stream, proc: asyncio.subprocess.Process) -> No
 
 
 async def _run_process(proc: asyncio.subprocess.Process, pumps: list[Awaitable[None]],
-                       progress: list[int], stdin_feeder: Awaitable[None]) -> int:
+                       progress: PumpProgress, stdin_feeder: Awaitable[None]) -> int:
     """Wait for the shell, then for its output; pipes that a background child keeps open are
-    abandoned once they stay silent for PIPE_GRACE_S."""
+    abandoned once they stay silent for PIPE_GRACE_S (never while a pump waits on the host)."""
     feeder = asyncio.ensure_future(stdin_feeder)
     tasks = [asyncio.ensure_future(p) for p in pumps]
     try:
         rc = await proc.wait()
         while True:
-            seen = progress[0]
+            seen = progress.moved
             _done, pending = await asyncio.wait(tasks, timeout=PIPE_GRACE_S)
-            if not pending or progress[0] == seen:
+            if not pending or (progress.moved == seen and not progress.writing):
                 break
         for t in pending:
             t.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)   # cancelled tasks are done only once awaited
         for t in tasks:
             if not t.cancelled() and t.exception() is not None and not isinstance(t.exception(), StreamClosed):
                 raise t.exception()  # type: ignore[misc]
@@ -169,7 +181,7 @@ async def run_shell(stream: Stream, ctx: VphoneContext, cmd: str, v2: bool) -> N
     proc = await _spawn(ctx, cmd, merge_stderr=not v2)
     assert proc.stdout is not None
     if not v2:
-        progress = [0]
+        progress = PumpProgress()
         await _run_process(proc, [_pump_out(proc.stdout, stream.write, progress)], progress,
                            _feed_stdin_raw(stream, proc))
         return
@@ -178,7 +190,7 @@ async def run_shell(stream: Stream, ctx: VphoneContext, cmd: str, v2: bool) -> N
         return lambda data: stream.write(struct.pack("<BI", kind, len(data)) + data)
 
     assert proc.stderr is not None
-    progress = [0]
+    progress = PumpProgress()
     rc = await _run_process(proc, [_pump_out(proc.stdout, framed(ID_STDOUT), progress),
                                    _pump_out(proc.stderr, framed(ID_STDERR), progress)],
                             progress, _feed_stdin_v2(stream, proc))
@@ -190,7 +202,7 @@ async def run_exec(stream: Stream, ctx: VphoneContext, cmd: str) -> None:
     adbd does for a raw subprocess (so ``adb install``'s ``exec:cmd package`` shows its reason)."""
     proc = await _spawn(ctx, cmd, merge_stderr=True)
     assert proc.stdout is not None
-    progress = [0]
+    progress = PumpProgress()
     await _run_process(proc, [_pump_out(proc.stdout, stream.write, progress)], progress,
                        _feed_stdin_raw(stream, proc))
 
@@ -226,7 +238,7 @@ async def _open_in_phone(ctx: VphoneContext, family: int, address: object) -> Ha
 
         up = asyncio.ensure_future(upstream())
         try:
-            await _pump_out(reader, stream.write)
+            await _pump_out(reader, stream.write, PumpProgress())
         finally:
             up.cancel()
             writer.close()
