@@ -185,8 +185,9 @@ def main() -> None:
             bar.update(task, description=f"{model}: {args.rounds} rounds of native / Python ExecuTorch / eager")
             rows += measure_model(model, binaries["x86_64"], folder, args.rounds, args.steps, args.warmup)
             bar.advance(task)
-    env = (f"{shared_host()}, Python {platform.python_version()}, batch 32, {args.rounds} alternating rounds of {args.steps} steps after "
-           f"{args.warmup} warm-up steps, medians of per-round medians; every runtime in its own process, one thread")
+    env = (f"{shared_host()}, Python {platform.python_version()}, batch 32, {args.rounds} alternating rounds of "
+           f"{args.steps} steps after {args.warmup} warm-up steps, medians of per-round medians; every runtime in its "
+           "own process, one thread")
     write_results_json("native", command, rows, environment=env)
     write_section("native", markdown(command, rows, env))
     for r in rows:
