@@ -9,21 +9,11 @@ from __future__ import annotations
 
 import csv
 import io
-import math
 import re
 from dataclasses import dataclass, field
 
 from android_harness.errors import PowerError
-
-
-def _finite(text: str, where: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise PowerError(f"{where}: {text!r} is not a number") from None
-    if not math.isfinite(v):
-        raise PowerError(f"{where}: {text!r} is not a finite number")
-    return v
+from android_harness.power_number import finite_number
 
 
 @dataclass
@@ -84,25 +74,25 @@ def parse_perfetto_textproto(text: str) -> PerfettoPower:
     for name, packet in _textproto_tree(text):
         if name != "packet":
             continue
-        ts = int(_finite(packet.get("timestamp", "0"), "perfetto packet timestamp"))
+        ts = int(finite_number(packet.get("timestamp", "0"), "perfetto packet timestamp"))
         for bat in _children(packet, "battery"):
             for key in _BATTERY_FIELDS:
                 if key in bat:
-                    out.battery.setdefault(key, []).append((ts, _finite(bat[key], f"perfetto packet at {ts}: battery.{key}")))
+                    out.battery.setdefault(key, []).append((ts, finite_number(bat[key], f"perfetto packet at {ts}: battery.{key}")))
         for rails in _children(packet, "power_rails"):
             for desc in _children(rails, "rail_descriptor"):
                 idx = desc.get("index", "0")
                 rail = desc.get("rail_name", f"rail{idx}")
                 rail_of_index[idx] = rail
                 out.rail_subsystem[rail] = desc.get("subsys_name", "")
-                out.rail_sampling_rate[rail] = int(_finite(desc.get("sampling_rate", "0"), f"rail {rail} sampling_rate"))
+                out.rail_sampling_rate[rail] = int(finite_number(desc.get("sampling_rate", "0"), f"rail {rail} sampling_rate"))
             for data in _children(rails, "energy_data"):
                 idx = data.get("index", "0")
                 rail = rail_of_index.get(idx, f"rail{idx}")
-                energy = _finite(data.get("energy", "0"), f"perfetto packet at {ts}: energy_data of {rail}")
+                energy = finite_number(data.get("energy", "0"), f"perfetto packet at {ts}: energy_data of {rail}")
                 if energy < 0:
                     raise PowerError(f"perfetto packet at {ts}: energy_data of {rail} is negative ({energy:g} uWs)")
-                stamp = int(_finite(data.get("timestamp_ms", "0"), f"perfetto packet at {ts}: timestamp_ms"))
+                stamp = int(finite_number(data.get("timestamp_ms", "0"), f"perfetto packet at {ts}: timestamp_ms"))
                 out.rails.setdefault(rail, []).append((stamp, energy))
     if not out.battery and not out.rails:
         raise PowerError("perfetto trace has no 'battery' or 'power_rails' packets "
@@ -122,7 +112,7 @@ def parse_trace_processor_counters(text: str) -> PerfettoPower:
         if None in row.values() or None in row:
             raise PowerError(f"trace_processor CSV line {n}: expected 3 cells (ts,name,value), got {row}")
         name = row["name"]
-        ts, value = int(_finite(row["ts"], f"trace_processor CSV line {n}: ts")), _finite(row["value"], f"trace_processor CSV line {n}: value")
+        ts, value = int(finite_number(row["ts"], f"trace_processor CSV line {n}: ts")), finite_number(row["value"], f"trace_processor CSV line {n}: value")
         if name.startswith("batt."):
             out.battery.setdefault(name, []).append((ts, value))
         elif name.startswith("power."):

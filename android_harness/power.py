@@ -1,5 +1,5 @@
-"""Power service: the device-side sampler started/stopped detached, the unplug/reset guard, and
-standalone traces (idle baseline, ``edgecl trace``).
+"""Power service: the device-side sampler started/stopped detached and the unplug/reset guard (the
+host reads what it writes: ``pipeline.energy``; standalone traces: ``pipeline.energy.standalone``).
 
 The sampler runs ON the phone and writes power.csv (and rails.txt where the phone has ODPM rails)
 under the storage root, so a USB cut loses no sample; the host only starts it, renews its lease,
@@ -19,7 +19,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from android_harness.battery_parse import BatteryState, parse_dumpsys_battery
 from android_harness.power_shell import shell_sampler_script
@@ -29,7 +29,6 @@ from android_harness.errors import AdbError, DeviceError, PowerError
 
 if TYPE_CHECKING:
     from android_harness.android_device import AndroidDevice
-    from pipeline.energy import PowerTrace
 
 log = logging.getLogger(__name__)
 
@@ -326,16 +325,6 @@ def power_sampling(device: "AndroidDevice", remote_csv: str, rate_hz: float = 10
             sampler.stop(drain=True)
 
 
-@dataclass(frozen=True)
-class StandaloneTrace:
-    local_csv: Path
-    remote_csv: str
-    trace: "PowerTrace"
-    battery_before: BatteryState | None = None     # `dumpsys battery` before unplug: level, charger, temp
-    rails_w: dict[str, float] | None = None        # ODPM mean power per rail, where the phone has it
-    local_rails: Path | None = None                # rails.txt beside power.csv, where sampled
-
-
 def battery_state(device: "AndroidDevice") -> BatteryState | None:
     """``dumpsys battery`` parsed, or None where the service cannot be read."""
     res = device.shell(["dumpsys", "battery"], check=False, timeout=20)
@@ -352,51 +341,3 @@ def rail_snapshot(device: "AndroidDevice") -> RailSnapshot | None:
         return parse_rails(res.stdout)
     except PowerError:
         return None
-
-
-def record_trace(device: "AndroidDevice", seconds: float, out_dir: Path, rate_hz: float = 10.0,
-                 name: str | None = None, unplug: bool = True, use_shell: bool | None = None,
-                 sleep: Callable[[float], None] = time.sleep) -> StandaloneTrace:
-    """Sample for ``seconds`` (the sampler stops itself, so a USB cut cannot make it run on), pull,
-    normalise with the device profile; ODPM rails, where the phone has them, go to rails.txt."""
-    from pipeline.energy import load_trace, read_rails_log
-
-    if seconds <= 0:
-        raise PowerError(f"trace length must be positive, got {seconds} s")
-    name = name or time.strftime("trace-%Y%m%d-%H%M%S")
-    remote = device.storage_path("traces", name, "power.csv")
-    before = battery_state(device)
-    guard = battery_unplugged(device) if unplug else contextlib.nullcontext()
-    with guard:
-        sampler = PowerSampler(device, remote, rate_hz, seconds=seconds, use_shell=use_shell, end_file=None)
-        sampler.start()
-        try:
-            sleep(seconds)
-            sampler.wait(timeout_s=STOP_TIMEOUT_S + 2.0)
-        finally:
-            sampler.stop(drain=False)
-    local = sampler.pull(Path(out_dir) / "power.csv")
-    rails_path = local.with_name("rails.txt") if sampler.rail_source is not None else None
-    rails_w = None
-    if rails_path is not None:
-        series = read_rails_log(rails_path)
-        span = float(series.t[-1] - series.t[0])
-        if len(series) >= 2 and span > 0:
-            rails_w = {r: float(series.energy_uws[-1, k] - series.energy_uws[0, k]) / 1e6 / span
-                       for k, r in enumerate(series.rails)}
-    return StandaloneTrace(local, remote, load_trace(local, device.profile), before, rails_w, rails_path)
-
-
-def measure_idle_baseline(device: "AndroidDevice", out_dir: Path, seconds: float = 10.0,
-                          rate_hz: float = 10.0, unplug: bool = True) -> tuple[float | None, StandaloneTrace]:
-    """Mean power (W) with nothing of ours running, measured before a run and reported beside it
-    (``out_dir/power.csv`` is what the report reads; ``pipeline.energy.idle_baseline`` reads it the
-    way sessions are read). None, with a warning, if unusable: a baseline is no reason to stop the run."""
-    from pipeline.energy import idle_baseline
-
-    rec = record_trace(device, seconds, out_dir, rate_hz, name=time.strftime("idle-%Y%m%d-%H%M%S"), unplug=unplug)
-    try:
-        return idle_baseline(Path(out_dir), device.profile).power_w, rec
-    except PowerError as exc:
-        log.warning("[%s] idle baseline not usable: %s", device.serial, exc)
-        return None, rec

@@ -13,7 +13,6 @@ median and 95th percentile of |error| / truth per estimator and length, and how 
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 from pathlib import Path
 
@@ -23,7 +22,7 @@ from rich.progress import track
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.results_io import write_results_json, write_section  # noqa: E402
+from bench.results_io import command_line, write_results_json, write_section  # noqa: E402
 from pipeline.energy import (CounterConvention, IdleBaseline, idle_from, measure_events, normalise,  # noqa: E402
                              parse_power_csv, parse_rails_log)
 from tests.energy_sim import Profile, session_events, simulate  # noqa: E402
@@ -81,7 +80,7 @@ def main() -> None:
             rows.append({"name": f"{counter}_{periods:g}p_bound_holds", "metric": "sessions within the printed bound",
                          "value": round(float(bound), 1), "unit": "%", "goal": ">= 95"})
             table.append(f"| {counter} | {periods:g} | bound holds | {bound:.1f} % of {args.sessions} | |")
-    command = "python bench/energy_accuracy.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = command_line("energy_accuracy")
     write_results_json("energy_accuracy", command.strip(), rows, simulated=True)
     write_section("energy_accuracy", "\n".join([
         "## Session energy accuracy: unshifted vs shifted vs lag-corrected (bench/energy_accuracy.py)",

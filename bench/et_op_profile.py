@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import argparse
 import collections
-import json
-import shlex
 import sys
 import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
-RESULTS = ROOT / "bench" / "results" / "et_op_profile.json"
+
+from results_io import command_line, write_results_json  # noqa: E402
 
 
 def profile(model: str, fast: bool, repeats: int, workdir: Path) -> dict[str, float]:
@@ -65,7 +64,7 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--top", type=int, default=8)
     args = ap.parse_args()
-    command = "python bench/et_op_profile.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = command_line("et_op_profile")
     print(command, flush=True)
     from rich.progress import Progress
 
@@ -85,8 +84,7 @@ def main() -> None:
                     rows.append({"name": model, "metric": f"{variant}_{op}_ms", "value": ms, "unit": "ms",
                                  "goal": None, "share": ms / total if total else 0.0})
                 bar.advance(task)
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps({"command": command, "rows": rows}, indent=2))
+    write_results_json("et_op_profile", command, rows, indent=2)
     for r in rows:
         share = f"  {100 * r['share']:5.1f}%" if "share" in r else ""
         print(f"{r['name']:18s} {r['metric']:44s} {r['value']:10.2f} ms{share}")

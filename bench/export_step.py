@@ -16,7 +16,6 @@ import argparse
 import json
 import os
 import platform
-import shlex
 import shutil
 import statistics
 import subprocess
@@ -25,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from results_io import write_results_json, write_section
+from results_io import command_line, write_results_json, write_section
 
 ROOT = Path(__file__).resolve().parents[1]
 BATCH = 32
@@ -137,7 +136,7 @@ def main() -> None:
 
     from pipeline.export import FAST_PASSES, export_program
 
-    command = "python bench/export_step.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = command_line("export_step")
     print(command, flush=True)
     models = [m for m in args.models.split(",") if m]
     et_variants = {"both": [True, False], "fast": [True], "none": [False]}[args.passes]

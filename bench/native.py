@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import shlex
 import statistics
@@ -25,7 +24,7 @@ import time
 from pathlib import Path
 
 from export_step import CONFIGS, request
-from results_io import write_results_json, write_section
+from results_io import command_line, shared_host, write_results_json, write_section
 
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = ("mlp", "small_cnn", "cnn1d", "resnet18_reduced")
@@ -164,7 +163,7 @@ def main() -> None:
     from android_harness.native import ABIS, ToolchainMissing, build_runner
     from pipeline.export import export_program
 
-    command = "python bench/native.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = command_line("native")
     print(command, flush=True)
     binaries = {}
     for abi in ABIS:
@@ -186,10 +185,9 @@ def main() -> None:
             bar.update(task, description=f"{model}: {args.rounds} rounds of native / Python ExecuTorch / eager")
             rows += measure_model(model, binaries["x86_64"], folder, args.rounds, args.steps, args.warmup)
             bar.advance(task)
-    load = os.getloadavg()[0]
-    env = (f"{platform.machine()}, {os.cpu_count()} cores shared with other jobs (1-min load {load:.1f} at the end), "
-           f"Python {platform.python_version()}, batch 32, {args.rounds} alternating rounds of {args.steps} steps after "
-           f"{args.warmup} warm-up steps, medians of per-round medians; every runtime in its own process, one thread")
+    env = (f"{shared_host()}, Python {platform.python_version()}, batch 32, {args.rounds} alternating rounds of "
+           f"{args.steps} steps after {args.warmup} warm-up steps, medians of per-round medians; every runtime in its "
+           "own process, one thread")
     write_results_json("native", command, rows, environment=env)
     write_section("native", markdown(command, rows, env))
     for r in rows:

@@ -10,13 +10,11 @@ Run: ``python bench/native_matmul.py``
 from __future__ import annotations
 
 import json
-import shlex
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from results_io import write_results_json, write_section
+from results_io import command_line, write_results_json, write_section
 
 ROOT = Path(__file__).resolve().parents[1]
 KERNELS = ROOT / "android_harness" / "native" / "kernels"
@@ -30,7 +28,7 @@ SHAPES = [  # (model, m, n, p)
 
 
 def main() -> None:
-    command = "python bench/native_matmul.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = command_line("native_matmul")
     with tempfile.TemporaryDirectory() as tmp:
         exe = Path(tmp) / "native_matmul"
         subprocess.run(["g++", "-std=gnu++17", "-O3", "-ffp-contract=off", "-Wno-psabi", f"-I{KERNELS}",

@@ -24,8 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
-import shlex
 import shutil
 import statistics
 import subprocess
@@ -37,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from export_step import CONFIGS, request
-from results_io import write_results_json, write_section
+from results_io import command_line, shared_host, write_results_json, write_section
 
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = ("mlp", "small_cnn")
@@ -215,7 +213,7 @@ def main() -> None:
 
     from android_harness.native import build_runner
 
-    command = "python bench/native_runner.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = command_line("native_runner")
     print(command, flush=True)
     binary = build_runner("x86_64")
     work = Path(tempfile.mkdtemp(prefix="bench-native-runner-"))
@@ -228,8 +226,7 @@ def main() -> None:
             rows += measure(model, binary, work, args.rounds, args.epochs)
             bar.advance(task)
     shutil.rmtree(work, ignore_errors=True)
-    env = (f"{platform.machine()}, {os.cpu_count()} cores shared with other jobs (1-min load {os.getloadavg()[0]:.1f} "
-           f"at the end), x86_64 build, {args.rounds} alternating rounds, medians of per-round values, "
+    env = (f"{shared_host()}, x86_64 build, {args.rounds} alternating rounds, medians of per-round values, "
            f"{args.epochs} epochs per task, {TRAIN_PER_CLASS * 5} training rows per task (SB 400)")
     write_results_json("native_runner", command, rows, environment=env)
     write_section("native_runner", markdown(command, rows, env))

@@ -18,10 +18,8 @@ import hashlib
 import json
 import os
 import platform
-import shlex
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -33,7 +31,7 @@ from android_harness.adb import Adb, ServerAddress, adb_binary, start_private_se
 from android_harness.android_device import AndroidDevice
 from android_harness.deploy import deploy
 from android_harness.vphone.presets import USB2_LINK_MB_S, USB2_LINK_SOURCE
-from results_io import write_results_json, write_section
+from results_io import command_line, write_results_json, write_section
 from android_harness.vphone.manager import free_port
 
 GOAL_RATIO = 0.8
@@ -65,7 +63,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--mb", type=int, default=56)
     args = ap.parse_args()
-    command = "python bench/push.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = command_line("push")
     print(f"command: {command}")
     print(f"host: {platform.platform()}, python {platform.python_version()}, cpus {os.cpu_count()}")
     with tempfile.TemporaryDirectory(prefix="edgecl-bench-push-") as tmp_s:

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import json
 import os
+import platform
+import shlex
+import sys
 from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
@@ -21,6 +24,18 @@ def _atomic_write(path: Path, text: str) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(text)
     os.replace(tmp, path)
+
+
+def command_line(script: str) -> str:
+    """The results' ``command``: ``python bench/<script>.py`` and this run's arguments, shell-quoted."""
+    return f"python bench/{script}.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+
+
+def shared_host() -> str:
+    """The machine, its cores and the 1-min load at the time of the call (the end of a run), for a
+    result's environment line: the cores are shared, so absolute times are noisy."""
+    return (f"{platform.machine()}, {os.cpu_count()} cores shared with other jobs (1-min load "
+            f"{os.getloadavg()[0]:.1f} at the end)")
 
 
 def markers(script: str) -> tuple[str, str]:

@@ -26,8 +26,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-RESULTS = REPO / "bench" / "results" / "runner.json"
-MD = REPO / "bench" / "RESULTS.md"
+
+from bench.results_io import write_results_json, write_section  # noqa: E402
 
 
 def spec_for(model: str, epochs: int):
@@ -198,16 +198,14 @@ def main() -> None:
             ]
     rows.append({"name": "host_load_average_1min", "metric": "load", "value": round(os.getloadavg()[0], 2), "unit": "",
                  "goal": "2 cpus shared with other jobs: absolute times are noisy, ratios are side by side"})
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps({"command": command, "rows": rows}, indent=1))
+    write_results_json("runner", command, rows)
     write_md(command, rows, args)
     for row in rows:
         print(f"{row['name']:45s} {row['value']:>10} {row['unit']:3s} {row['goal'] or ''}")
 
 
 def write_md(command: str, rows: list[dict], args: argparse.Namespace) -> None:
-    start, end = "<!-- bench/runner.py start -->", "<!-- bench/runner.py end -->"
-    body = [start, "## Device runner overhead (bench/runner.py)", "", f"`{command}`", "",
+    body = ["## Device runner overhead (bench/runner.py)", "", f"`{command}`", "",
             f"Host filesystem, ORT backend, Split Digits task 2 of 5 (DER++, EM 200 from a task-1 checkpoint, "
             f"{args.epochs} epochs), each measurement in its own process, {args.rounds} alternating rounds, medians. "
             "`bare` = `backend.train_step` over pre-assembled batches of the same shapes; `runner` = the whole device "
@@ -217,13 +215,7 @@ def write_md(command: str, rows: list[dict], args: argparse.Namespace) -> None:
             "shared host (see the per-round spread).", "",
             "| figure | value | goal |", "|---|---|---|"]
     body += [f"| {r['name']} | {r['value']} {r['unit']} | {r['goal'] or ''} |" for r in rows]
-    body.append(end)
-    text = MD.read_text() if MD.exists() else "# Benchmark results\n"
-    if start in text:
-        text = text[: text.index(start)] + "\n".join(body) + text[text.index(end) + len(end):]
-    else:
-        text = text.rstrip("\n") + "\n\n" + "\n".join(body) + "\n"
-    MD.write_text(text)
+    write_section("runner", "\n".join(body))
 
 
 if __name__ == "__main__":

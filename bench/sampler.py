@@ -14,9 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import shlex
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -28,7 +26,7 @@ from android_harness.adb import Adb, ServerAddress, start_private_server
 from android_harness.android_device import AndroidDevice
 from android_harness.power import PowerSampler
 from pipeline.energy import read_power_csv
-from results_io import write_results_json, write_section
+from results_io import command_line, write_results_json, write_section
 from android_harness.vphone.manager import free_port
 
 GOAL_CPU_10HZ = 3.0          # percent of one core
@@ -111,7 +109,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--window", type=float, default=15.0, help="seconds of CPU accounting per configuration")
     args = ap.parse_args()
-    command = "python bench/sampler.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = command_line("sampler")
     print(f"command: {command}")
     print(f"host: {platform.platform()}, python {platform.python_version()}, cpus {os.cpu_count()}")
     with tempfile.TemporaryDirectory(prefix="edgecl-bench-sampler-") as tmp_s:

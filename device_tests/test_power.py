@@ -9,8 +9,9 @@ import pytest
 
 from android_harness.android_device import AndroidDevice
 from android_harness.battery_parse import parse_dumpsys_battery
-from android_harness.power import PowerSampler, battery_unplugged, record_trace
+from android_harness.power import PowerSampler, battery_unplugged
 from pipeline.energy import load_trace, read_power_csv
+from pipeline.energy.standalone import record_trace
 from pipeline.errors import PowerError
 
 

@@ -7,11 +7,12 @@ from pathlib import Path
 import pytest
 
 from android_harness.android_device import AndroidDevice
-from android_harness.power import measure_idle_baseline, power_sampling
+from android_harness.power import power_sampling
 from android_harness.session import SessionDriver
 from pipeline.config import parse_spec
 from pipeline.device_run import prepare_device_run
 from pipeline.energy import idle_baseline, measure_session
+from pipeline.energy.standalone import measure_idle_baseline
 
 EPOCHS = 240          # the x2 run: about 4 s of training here (x1 about 2 s), many gauge refreshes (0.5 s on the vphone);
                       # long enough that per-phase start-up costs stay small next to the steps

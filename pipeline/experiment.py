@@ -199,7 +199,7 @@ def run_experiment(spec: ExperimentSpec, device: AndroidDevice, out_dir: str | P
     runs: list[TaskRun] = []
     with run.on_battery():
         if spec.power.enabled and spec.power.idle_seconds > 0:   # idle baseline, reported beside the run's energy
-            from android_harness.power import measure_idle_baseline
+            from pipeline.energy.standalone import measure_idle_baseline
             if not (folder / "idle" / "power.csv").exists():      # a resumed run keeps its first baseline
                 measure_idle_baseline(device, folder / "idle", spec.power.idle_seconds, spec.power.rate_hz, unplug=False)
         idle = run_idle_baseline(folder, run)

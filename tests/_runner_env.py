@@ -42,6 +42,12 @@ def new_session(spec: ExperimentSpec, root: Path, data: DataInfo, sid: str, runt
     return folder
 
 
+def ort_env(root: Path) -> tuple[ExperimentSpec, Path, DataInfo]:
+    """(spec, root, data) of ``small_spec``'s ORT root, for the Python runner tests."""
+    spec = small_spec()
+    return spec, root, build_root(spec, root)
+
+
 def executorch_env(root: Path, binary: Path, epochs: int) -> tuple[ExperimentSpec, Path, DataInfo, Path]:
     """(spec, root, data, runner binary) of a small DER++ ExecuTorch root, for native runner tests."""
     spec = small_spec("derpp", epochs=epochs)

@@ -48,3 +48,17 @@ def test_section_keeps_text_around_it(rio, tmp_path):
     md.write_text("# R\n\nbefore\n<!-- bench/a.py start -->\nold\n<!-- bench/a.py end -->\nafter\n")
     rio.write_section("a", "new \\1 text")
     assert md.read_text() == "# R\n\nbefore\n<!-- bench/a.py start -->\nnew \\1 text\n<!-- bench/a.py end -->\nafter\n"
+
+
+def test_command_line_quotes_the_arguments(rio, monkeypatch):
+    monkeypatch.setattr("sys.argv", ["bench/demo.py", "--models", "mlp,cnn", "--note", "two words"])
+    assert rio.command_line("demo") == "python bench/demo.py --models mlp,cnn --note 'two words'"
+    monkeypatch.setattr("sys.argv", ["bench/demo.py"])
+    assert rio.command_line("demo") == "python bench/demo.py "
+
+
+def test_shared_host_names_machine_cores_and_load(rio, monkeypatch):
+    monkeypatch.setattr("os.getloadavg", lambda: (1.26, 0.0, 0.0))
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    monkeypatch.setattr("platform.machine", lambda: "x86_64")
+    assert rio.shared_host() == "x86_64, 2 cores shared with other jobs (1-min load 1.3 at the end)"

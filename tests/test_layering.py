@@ -16,11 +16,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 DEVICE_THIRD_PARTY = {"numpy", "executorch", "onnxruntime"}
 TORCH_IN_DEVICE = {"android_harness/device/backends/executorch_backend.py"}
-# Back-edges in files owned by other workstreams (vphone, power): each listed edge must still exist,
-# so fixing one fails this test until its line is deleted here too.
-PENDING = {
-    ("android_harness/power.py", "pipeline.energy"),   # the power service's host-side summary (energy workstream)
-}
 
 
 def _imports(path: Path) -> set[str]:
@@ -66,8 +61,7 @@ def _back_edges() -> set[tuple[str, str]]:
 
 def test_no_back_edges() -> None:
     found = _back_edges()
-    assert found - PENDING == set(), f"imports against the layering: {sorted(found - PENDING)}"
-    assert PENDING - found == set(), f"fixed, so drop from PENDING: {sorted(PENDING - found)}"
+    assert found == set(), f"imports against the layering: {sorted(found)}"
 
 
 def test_the_parser_sees_every_import_form(tmp_path: Path) -> None:

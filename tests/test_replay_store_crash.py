@@ -1,38 +1,18 @@
 """Storage tier under kill -9: no committed sample lost, no corrupted sample ever returned."""
 from __future__ import annotations
 
-import os
 import random
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 from android_harness.device.replay.storage import RecordFormat, StorageTier
-from tests._replay_writer import N_LOGITS, SHAPE, sample
+from tests._replay_writer import N_LOGITS, SHAPE, kill_mid_write, sample, stored_records
 
 TRIALS = 100
 TRIALS_PER_STORE = 10  # appending after a torn tail is exercised; the stores stay small
 WRITER = [sys.executable, "-m", "tests._replay_writer"]
-
-
-def _verify(root: Path) -> set[int]:
-    store = StorageTier(str(root), RecordFormat(SHAPE, N_LOGITS), budget_bytes=1 << 30)
-    found: set[int] = set()
-    for label in store.labels():
-        for i in range(store.count(label)):
-            sid, x, logits = store.read(label, i)
-            want_x, want_y, want_logits = sample(sid)
-            assert want_y == label, f"sample {sid} filed under class {label}"
-            np.testing.assert_array_equal(x, want_x)
-            np.testing.assert_array_equal(logits, want_logits)
-            assert sid not in found, f"sample {sid} returned twice"
-            found.add(sid)
-    store.close()
-    return found
 
 
 def test_kill9_of_writer_loses_no_committed_sample(tmp_path: Path) -> None:
@@ -44,16 +24,9 @@ def test_kill9_of_writer_loses_no_committed_sample(tmp_path: Path) -> None:
         root = tmp_path / f"replay{trial // TRIALS_PER_STORE}"
         if trial % TRIALS_PER_STORE == 0:
             committed = set()
-        proc = subprocess.Popen([*WRITER, str(root), str(trial * 1_000_000), str(trial)], cwd=cwd,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        assert proc.stdout.readline().strip() == "ready", proc.stderr.read()
-        time.sleep(rnd.uniform(0.0, 0.06))
-        os.kill(proc.pid, signal.SIGKILL)
-        out, _ = proc.communicate()
-        for line in out.splitlines():
-            committed.update(int(t) for t in line.split())
+        committed |= kill_mid_write([*WRITER, str(root), str(trial * 1_000_000), str(trial)], rnd.uniform(0.0, 0.06), cwd)
         total += len(committed)
-        found = _verify(root)
+        found = {sid for _, _, sid, _ in stored_records(root)}
         missing = committed - found
         assert not missing, f"trial {trial}: {len(missing)} committed samples lost, e.g. {sorted(missing)[:5]}"
     assert total > TRIALS, "writers were killed before committing anything; the test proved nothing"

@@ -16,16 +16,14 @@ from android_harness.device.checkpoint import latest_checkpoint, load_checkpoint
 from android_harness.device.events import read_events
 from android_harness.device.runner import Runner
 from android_harness.device.server import CANCEL_MARKER, SERVER_PID, SERVER_STATE
-from tests._runner_env import build_root, new_session, small_spec
+from tests._runner_env import new_session, ort_env
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory):
-    root = tmp_path_factory.mktemp("storage")
-    spec = small_spec()
-    return spec, root, build_root(spec, root)
+    return ort_env(tmp_path_factory.mktemp("storage"))
 
 
 def _serve(root: Path, idle_s: float) -> subprocess.Popen:

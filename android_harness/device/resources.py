@@ -4,26 +4,24 @@ from __future__ import annotations
 import os
 
 
-def rss_bytes() -> int:
+def _kib_field(path: str, key: str) -> int:
+    """Bytes of a ``key: <n> kB`` line of a /proc file, -1 when the file or line is missing."""
     try:
-        with open("/proc/self/status") as f:
+        with open(path) as f:
             for line in f:
-                if line.startswith("VmRSS:"):
+                if line.startswith(key + ":"):
                     return int(line.split()[1]) * 1024
     except OSError:
         pass
     return -1
+
+
+def rss_bytes() -> int:
+    return _kib_field("/proc/self/status", "VmRSS")
 
 
 def mem_available_bytes(meminfo_path: str = "/proc/meminfo") -> int:
-    try:
-        with open(meminfo_path) as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return -1
+    return _kib_field(meminfo_path, "MemAvailable")
 
 
 def folder_bytes(*folders: str) -> int:

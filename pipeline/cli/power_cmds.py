@@ -39,7 +39,7 @@ def trace(serial: Optional[str] = typer.Option(None, "--serial", "-s", help="dev
           shell_sampler: bool = typer.Option(False, "--shell-sampler", help="use the sh-only sampler even if the "
                                              "device has Python")) -> None:
     """Sample the battery counters on the device for N seconds, then print energy and average power."""
-    from android_harness.power import record_trace
+    from pipeline.energy.standalone import record_trace
 
     dev = pool_opts.open_one(serial)
     stamp = time.strftime("%Y%m%d-%H%M%S")

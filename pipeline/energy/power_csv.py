@@ -6,12 +6,12 @@ line and column; an empty cell means "unreadable" (the sampler could not read th
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from android_harness.power_number import finite_number
 from pipeline.errors import PowerError
 
 COLUMNS = ("t", "current", "voltage", "charge_counter", "capacity", "status", "temp")
@@ -39,19 +39,8 @@ class RawPowerCsv:
         for k, cell in enumerate(self.columns[column]):
             if cell == "":
                 continue
-            out[k] = parse_number(cell, f"{self.path} line {self.line_of[k]}: {column}")
+            out[k] = finite_number(cell, f"{self.path} line {self.line_of[k]}: {column}")
         return out
-
-
-def parse_number(cell: str, where: str) -> float:
-    """A finite float or PowerError (never ValueError/OverflowError)."""
-    try:
-        value = float(cell)
-    except ValueError:
-        raise PowerError(f"{where}={cell!r} is not a number") from None
-    if not math.isfinite(value):
-        raise PowerError(f"{where}={cell!r} is not a finite number")
-    return value
 
 
 def _meta_line(line: str, meta: dict[str, str]) -> None:
@@ -96,7 +85,7 @@ def parse_power_csv(text: str, path: str = "power.csv") -> RawPowerCsv:
         if len(cells) != len(header):
             raise PowerError(f"{path} line {n}: {len(cells)} cells, header has {len(header)}")
         row = dict(zip(header, (c.strip() for c in cells)))
-        raw.t.append(parse_number(row["t"], f"{path} line {n}: t"))
+        raw.t.append(finite_number(row["t"], f"{path} line {n}: t"))
         raw.line_of.append(n)
         for c in COLUMNS[1:] + OPTIONAL:
             raw.columns[c].append(row.get(c, ""))
@@ -105,9 +94,13 @@ def parse_power_csv(text: str, path: str = "power.csv") -> RawPowerCsv:
     return raw
 
 
-def read_power_csv(path: str | Path) -> RawPowerCsv:
+def read_trace_text(path: str | Path, what: str) -> str:
+    """A sampler's file as text (bytes a torn write mangled read as U+FFFD), or PowerError naming it."""
     try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
+        return Path(path).read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
-        raise PowerError(f"cannot read power trace {path}: {exc.strerror or exc}") from exc
-    return parse_power_csv(text, str(path))
+        raise PowerError(f"cannot read {what} {path}: {exc.strerror or exc}") from exc
+
+
+def read_power_csv(path: str | Path) -> RawPowerCsv:
+    return parse_power_csv(read_trace_text(path, "power trace"), str(path))

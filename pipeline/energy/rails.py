@@ -13,8 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
+from android_harness.power_number import finite_number
 from android_harness.rail_parse import RailSnapshot, parse_rails
-from pipeline.energy.power_csv import parse_number
+from pipeline.energy.power_csv import read_trace_text
 from pipeline.errors import PowerError
 
 BLOCK = "@@ rails"
@@ -67,8 +68,8 @@ def parse_rails_log(text: str, path: str = "rails.txt") -> RailSeries:
         elif line.startswith(END):
             if head is None:
                 raise PowerError(f"{path} line {n}: '@@ end' without a block")
-            t0 = parse_number(head["t0"], f"{path} line {start}: t0")
-            t1 = parse_number(head["t1"], f"{path} line {start}: t1")
+            t0 = finite_number(head["t0"], f"{path} line {start}: t0")
+            t1 = finite_number(head["t1"], f"{path} line {start}: t1")
             if t1 < t0:
                 raise PowerError(f"{path} line {start}: t1 {t1} before t0 {t0}")
             try:
@@ -97,8 +98,4 @@ def parse_rails_log(text: str, path: str = "rails.txt") -> RailSeries:
 
 
 def read_rails_log(path: str | Path) -> RailSeries:
-    try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise PowerError(f"cannot read rail log {path}: {exc.strerror or exc}") from exc
-    return parse_rails_log(text, str(path))
+    return parse_rails_log(read_trace_text(path, "rail log"), str(path))

@@ -23,50 +23,28 @@ inline vec8 load8(const float* p) {
 
 inline void store8(float* p, vec8 v) { std::memcpy(p, &v, sizeof(v)); }
 
-/// Rows [i, i + rows) x columns [j, j + 8) of z, rows <= MR.
+/// Rows [i, i + ROWS) x columns [j, j + min(NR, p - j)) of z, ROWS <= MR, from a column block of y:
+/// row k of the block is the NR floats at src + k * stride (y itself, stride p, or the block packed
+/// [n, NR] and zero-padded past p, stride NR); only the real columns are stored.
 template <int64_t ROWS>
-inline void tile(float* z, const float* x, const float* y, int64_t i, int64_t j, int64_t n, int64_t p) {
+inline void tile(float* z, const float* x, const float* src, int64_t stride, int64_t i, int64_t j, int64_t n,
+                 int64_t p) {
   vec8 acc[ROWS];
   for (int64_t r = 0; r < ROWS; ++r) acc[r] = vec8{};
   const float* xr[ROWS];
   for (int64_t r = 0; r < ROWS; ++r) xr[r] = x + (i + r) * n;
   for (int64_t k = 0; k < n; ++k) {
-    const vec8 yk = load8(y + k * p + j);
+    const vec8 yk = load8(src + k * stride);
     for (int64_t r = 0; r < ROWS; ++r) acc[r] += xr[r][k] * yk;
   }
-  for (int64_t r = 0; r < ROWS; ++r) store8(z + (i + r) * p + j, acc[r]);
-}
-
-/// Rows [i, i + ROWS) x columns [j0, j0 + min(NR, p - j0)) from y's column block packed in
-/// `packed` [n, NR] (zero-padded past p); only the real columns are stored.
-template <int64_t ROWS>
-inline void tail_tile(float* z, const float* x, const float* packed, int64_t i, int64_t j0, int64_t n, int64_t p) {
-  vec8 acc[ROWS];
-  for (int64_t r = 0; r < ROWS; ++r) acc[r] = vec8{};
-  const float* xr[ROWS];
-  for (int64_t r = 0; r < ROWS; ++r) xr[r] = x + (i + r) * n;
-  for (int64_t k = 0; k < n; ++k) {
-    const vec8 yk = load8(packed + k * NR);
-    for (int64_t r = 0; r < ROWS; ++r) acc[r] += xr[r][k] * yk;
-  }
-  if (j0 + NR <= p) {
-    for (int64_t r = 0; r < ROWS; ++r) store8(z + (i + r) * p + j0, acc[r]);
+  if (j + NR <= p) {
+    for (int64_t r = 0; r < ROWS; ++r) store8(z + (i + r) * p + j, acc[r]);
     return;
   }
   for (int64_t r = 0; r < ROWS; ++r) {
     float out[NR];
     store8(out, acc[r]);
-    std::memcpy(z + (i + r) * p + j0, out, sizeof(float) * (p - j0));
-  }
-}
-
-template <int64_t ROWS>
-inline void tile_any(bool tail, float* z, const float* x, const float* y, const float* packed, int64_t i, int64_t j,
-                     int64_t n, int64_t p) {
-  if (tail) {
-    tail_tile<ROWS>(z, x, packed, i, j, n, p);
-  } else {
-    tile<ROWS>(z, x, y, i, j, n, p);
+    std::memcpy(z + (i + r) * p + j, out, sizeof(float) * (p - j));
   }
 }
 
@@ -85,8 +63,8 @@ void matmul_f32(float* ET_RESTRICT z, const float* ET_RESTRICT x, const float* E
   thread_local std::vector<float> packed;
   packed.resize(static_cast<size_t>(n * NR));
   for (int64_t j = 0; j < p; j += NR) {
-    const bool tail = j >= pv;
-    if (tail || pack) {
+    const bool from_packed = j >= pv || pack;
+    if (from_packed) {
       const size_t cols = static_cast<size_t>(std::min<int64_t>(NR, p - j));
       if (cols == NR) {
         for (int64_t k = 0; k < n; ++k) store8(&packed[k * NR], load8(y + k * p + j));
@@ -96,13 +74,14 @@ void matmul_f32(float* ET_RESTRICT z, const float* ET_RESTRICT x, const float* E
         }
       }
     }
-    const bool from_packed = tail || pack;
+    const float* src = from_packed ? packed.data() : y + j;
+    const int64_t stride = from_packed ? NR : p;
     int64_t i = 0;
-    for (; i + MR <= m; i += MR) tile_any<MR>(from_packed, z, x, y, packed.data(), i, j, n, p);
+    for (; i + MR <= m; i += MR) tile<MR>(z, x, src, stride, i, j, n, p);
     switch (m - i) {
-      case 3: tile_any<3>(from_packed, z, x, y, packed.data(), i, j, n, p); break;
-      case 2: tile_any<2>(from_packed, z, x, y, packed.data(), i, j, n, p); break;
-      case 1: tile_any<1>(from_packed, z, x, y, packed.data(), i, j, n, p); break;
+      case 3: tile<3>(z, x, src, stride, i, j, n, p); break;
+      case 2: tile<2>(z, x, src, stride, i, j, n, p); break;
+      case 1: tile<1>(z, x, src, stride, i, j, n, p); break;
       default: break;
     }
   }

@@ -70,33 +70,24 @@ Tensor& addmm_out(
     size_t n = mat1.size(1);
     size_t p = mat2.size(1);
 
+    // The sum from matmul into out, then out * alpha + self * beta.
+    CTYPE* out_data = out.mutable_data_ptr<CTYPE>();
+    edgecl::kernels::matmul<CTYPE>(
+        out_data,
+        mat1.const_data_ptr<CTYPE>(),
+        mat2.const_data_ptr<CTYPE>(),
+        m,
+        n,
+        p);
     if (out.sizes() == in.sizes()) {
-      // vec_addmm's sum * alpha + self * beta, with the sum from matmul.
-      CTYPE* out_data = out.mutable_data_ptr<CTYPE>();
+      // vec_addmm's sum * alpha + self * beta.
       const CTYPE* self_data = in.const_data_ptr<CTYPE>();
-      edgecl::kernels::matmul<CTYPE>(
-          out_data,
-          mat1.const_data_ptr<CTYPE>(),
-          mat2.const_data_ptr<CTYPE>(),
-          m,
-          n,
-          p);
       for (size_t i = 0; i < m * p; ++i) {
         out_data[i] = out_data[i] * alpha_val + self_data[i] * beta_val;
       }
     } else {
-      // If broadcasting is required, them compute the matmul
-      // and addition separately, using
-      // apply_binary_elementwise_fn to perform the addition
-      // while applying broadcasting
-      edgecl::kernels::matmul<CTYPE>(
-          out.mutable_data_ptr<CTYPE>(),
-          mat1.const_data_ptr<CTYPE>(),
-          mat2.const_data_ptr<CTYPE>(),
-          m,
-          n,
-          p);
-
+      // If broadcasting is required, perform the addition with
+      // apply_bitensor_elementwise_fn, which applies broadcasting.
       utils::apply_bitensor_elementwise_fn<
           CTYPE,
           op_name,

@@ -82,10 +82,9 @@ Error errno_error(const std::string& path, const std::string& what) {
   return Error(code, path + ": " + what + " failed (" + std::strerror(e) + ")");
 }
 
-Result<std::string> read_file(const std::string& path) {
+Error read_chunks(const std::string& path, const std::function<void(const char* data, size_t n)>& sink) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return errno_error(path, "open");
-  std::string out;
   char buf[1 << 16];
   while (true) {
     const ssize_t n = ::read(fd, buf, sizeof buf);
@@ -96,9 +95,15 @@ Result<std::string> read_file(const std::string& path) {
       return err;
     }
     if (n == 0) break;
-    out.append(buf, static_cast<size_t>(n));
+    sink(buf, static_cast<size_t>(n));
   }
   ::close(fd);
+  return Error();
+}
+
+Result<std::string> read_file(const std::string& path) {
+  std::string out;
+  EDGECL_RETURN_IF_ERROR(read_chunks(path, [&out](const char* data, size_t n) { out.append(data, n); }));
   return out;
 }
 

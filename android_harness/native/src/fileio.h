@@ -5,7 +5,9 @@
  */
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,9 @@ bool is_file(const std::string& path);
 
 /// The whole file.
 Result<std::string> read_file(const std::string& path);
+/// The file start to end in chunks of at most 64 KiB, each handed to `sink` as it is read (a digest
+/// needs no copy of the whole file); an Error names the file and the call that failed.
+Error read_chunks(const std::string& path, const std::function<void(const char* data, size_t n)>& sink);
 /// Write `data` to `path.tmp`, fsync it, rename it over `path`, fsync the folder.
 Error write_file_atomic(const std::string& path, const std::string& data);
 /// mkdir -p.

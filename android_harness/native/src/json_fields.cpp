@@ -21,6 +21,22 @@ Result<const Json*> member(const Json& obj, const std::string& key, const std::s
   return &*it;
 }
 
+/// obj[key] as a list of T, every element passing `is_t`; otherwise "expected <what>".
+template <typename T, typename Check>
+Error get_list(const Json& obj, const std::string& key, const std::string& where, Check is_t, const char* what,
+               std::vector<T>* out) {
+  auto m = member(obj, key, where);
+  if (!m.ok()) return m.error();
+  const Json& a = *m.get();
+  if (!a.is_array()) return wrong(where, key, what);
+  out->clear();
+  for (const Json& v : a) {
+    if (!is_t(v)) return wrong(where, key, what);
+    out->push_back(v.get<T>());
+  }
+  return Error();
+}
+
 }  // namespace
 
 Result<Json> read_json_file(const std::string& path) {
@@ -64,29 +80,11 @@ Error get_number(const Json& obj, const std::string& key, const std::string& whe
 }
 
 Error get_strings(const Json& obj, const std::string& key, const std::string& where, std::vector<std::string>* out) {
-  auto m = member(obj, key, where);
-  if (!m.ok()) return m.error();
-  const Json& a = *m.get();
-  if (!a.is_array()) return wrong(where, key, "a list of strings");
-  out->clear();
-  for (const Json& v : a) {
-    if (!v.is_string()) return wrong(where, key, "a list of strings");
-    out->push_back(v.get<std::string>());
-  }
-  return Error();
+  return get_list(obj, key, where, [](const Json& v) { return v.is_string(); }, "a list of strings", out);
 }
 
 Error get_ints(const Json& obj, const std::string& key, const std::string& where, std::vector<int64_t>* out) {
-  auto m = member(obj, key, where);
-  if (!m.ok()) return m.error();
-  const Json& a = *m.get();
-  if (!a.is_array()) return wrong(where, key, "a list of integers");
-  out->clear();
-  for (const Json& v : a) {
-    if (!v.is_number_integer()) return wrong(where, key, "a list of integers");
-    out->push_back(v.get<int64_t>());
-  }
-  return Error();
+  return get_list(obj, key, where, [](const Json& v) { return v.is_number_integer(); }, "a list of integers", out);
 }
 
 Error get_array(const Json& obj, const std::string& key, const std::string& where, const Json** out) {

@@ -210,9 +210,7 @@ Error Session::start_task(int64_t task) {
   dgm_.steps_since_refresh = 0;
   EDGECL_RETURN_IF_ERROR(build_task(task, nullptr));
   if (!replay_) return Error();
-  OrderedJson line = obj();
-  line["k"] = "em";
-  line["task"] = task;
+  OrderedJson line = trace_line("em", task);
   OrderedJson pairs = OrderedJson::array();
   for (const auto& [c, k] : em_.refs) pairs.push_back({c, k});
   line["refs"] = pairs;
@@ -273,9 +271,7 @@ Error Session::epoch_start(int64_t task, int64_t epoch) {
     ev["removed"] = static_cast<int64_t>(gone.size());
     ev["remaining"] = ddr_.active_count();
     EDGECL_RETURN_IF_ERROR(emit("ddr", ev));
-    OrderedJson line = obj();
-    line["k"] = "ddr";
-    line["task"] = task;
+    OrderedJson line = trace_line("ddr", task);
     line["epoch"] = epoch;
     line["removed"] = gone;
     EDGECL_RETURN_IF_ERROR(trace_->write(line));
@@ -315,9 +311,7 @@ Error Session::tdm_update(int64_t task, int64_t epoch, const TdmEvent& ev) {
   e["kind"] = ev.kind;
   e["density"] = round_digits(mask_param_.empty() ? 0.0 : density / static_cast<double>(mask_param_.size()), 6);
   EDGECL_RETURN_IF_ERROR(emit("mask", e));
-  OrderedJson line = obj();
-  line["k"] = "tdm";
-  line["task"] = task;
+  OrderedJson line = trace_line("tdm", task);
   line["epoch"] = epoch;
   line["masks"] = hashes;
   return trace_->write(line);

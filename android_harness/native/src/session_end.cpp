@@ -97,9 +97,7 @@ Error Session::evaluate(int64_t task) {
   row["class_il"] = ci;
   row["task_il"] = ti;
   st_.evals.push_back(row);
-  OrderedJson line = obj();
-  line["k"] = "eval";
-  line["task"] = task;
+  OrderedJson line = trace_line("eval", task);
   line["class_il"] = cn;
   line["task_il"] = tn;
   EDGECL_RETURN_IF_ERROR(trace_->write(line));

@@ -58,9 +58,7 @@ Error Session::step(int64_t task, const EpochOrder& order, int64_t k) {
       }
       dgm_.has_masks = true;
       dgm_.steps_since_refresh = 0;
-      OrderedJson line = obj();
-      line["k"] = "dgm";
-      line["task"] = task;
+      OrderedJson line = trace_line("dgm", task);
       line["step"] = st_.task_step;
       line["masks"] = hashes;
       EDGECL_RETURN_IF_ERROR(trace_->write(line));
@@ -92,9 +90,7 @@ Error Session::step(int64_t task, const EpochOrder& order, int64_t k) {
   }
   profile_.mark(StepProfile::kObserve);
   if (trace_->enabled()) {
-    OrderedJson line = obj();
-    line["k"] = "step";
-    line["task"] = task;
+    OrderedJson line = trace_line("step", task);
     line["epoch"] = st_.epoch;
     line["step"] = st_.task_step;
     line["ids"] = b.ids;
@@ -104,9 +100,7 @@ Error Session::step(int64_t task, const EpochOrder& order, int64_t k) {
   if (trace_->enabled() && !plan.empty()) {
     OrderedJson triples = OrderedJson::array();
     for (const auto& change : plan) triples.push_back({change.slot, change.ref.first, change.ref.second});
-    OrderedJson line = obj();
-    line["k"] = "swap";
-    line["task"] = task;
+    OrderedJson line = trace_line("swap", task);
     line["step"] = st_.task_step;
     line["plan"] = triples;
     EDGECL_RETURN_IF_ERROR(trace_->write(line));

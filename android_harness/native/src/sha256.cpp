@@ -1,12 +1,7 @@
 #include "sha256.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
-#include <vector>
 
 #include "fileio.h"
 
@@ -97,24 +92,12 @@ std::string Sha256::hex_digest() {
 }
 
 Result<FileDigest> sha256_file(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return errno_error(path, "open");
   Sha256 h;
   FileDigest out;
-  std::vector<uint8_t> buf(1 << 16);
-  while (true) {
-    const ssize_t n = ::read(fd, buf.data(), buf.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      Error err = errno_error(path, "read");
-      ::close(fd);
-      return err;
-    }
-    if (n == 0) break;
-    h.update(buf.data(), static_cast<size_t>(n));
-    out.size += n;
-  }
-  ::close(fd);
+  EDGECL_RETURN_IF_ERROR(read_chunks(path, [&](const char* data, size_t n) {
+    h.update(data, n);
+    out.size += static_cast<int64_t>(n);
+  }));
   out.sha256 = h.hex_digest();
   return out;
 }

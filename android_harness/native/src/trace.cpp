@@ -27,6 +27,13 @@ std::string float_bits(float v) {
   return buf;
 }
 
+OrderedJson trace_line(const char* kind, int64_t task) {
+  OrderedJson line = OrderedJson::object();
+  line["k"] = kind;
+  line["task"] = task;
+  return line;
+}
+
 Result<std::unique_ptr<Trace>> Trace::open(const std::string& path) {
   if (path.empty()) return std::unique_ptr<Trace>(new Trace("", -1));
   const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);

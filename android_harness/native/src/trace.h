@@ -22,6 +22,8 @@ namespace edgecl {
 std::string mask_hash(const float* mask, size_t n);
 /// The float32 bit pattern, 8 lowercase hex digits.
 std::string float_bits(float v);
+/// A trace line's first keys, {"k": kind, "task": task}; the caller adds the rest in the page's order.
+OrderedJson trace_line(const char* kind, int64_t task);
 
 class Trace final {
  public:

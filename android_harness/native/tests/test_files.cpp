@@ -11,6 +11,7 @@
 #include "json_io.h"
 #include "npy.h"
 #include "session_spec.h"
+#include "sha256.h"
 #include "unit.h"
 
 using namespace edgecl;
@@ -123,6 +124,31 @@ TEST(events_continue_sequence_after_torn_line) {
   CHECK_OK(text.error());
   CHECK(text->find("\"seq\":2,\"t\":") != std::string::npos && text->find("\"ty\n") == std::string::npos);
   CHECK(text->find("{\"seq\":1,\"t\":") != std::string::npos && text->find("\"type\":\"step\",\"loss\":0.5}") != std::string::npos);
+  remove_tree(dir);
+}
+
+TEST(files_read_in_chunks_whole_and_digested) {
+  const std::string dir = temp_dir();
+  const std::string path = join_path(dir, "blob");
+  std::string data;
+  for (int i = 0; i < 200000; ++i) data.push_back(static_cast<char>('a' + i % 26));  // 3 chunks of <= 64 KiB
+  CHECK_OK(write_file_atomic(path, data));
+  std::string joined;
+  size_t chunks = 0;
+  CHECK_OK(read_chunks(path, [&](const char* p, size_t n) {
+    joined.append(p, n);
+    ++chunks;
+  }));
+  CHECK(joined == data && chunks >= 4);
+  auto whole = read_file(path);
+  CHECK_OK(whole.error());
+  CHECK(*whole == data);
+  CHECK_OK(write_file_atomic(path, "abc"));
+  auto digest = sha256_file(path);  // FIPS 180-4 example
+  CHECK_OK(digest.error());
+  CHECK_EQ(digest->sha256, std::string("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+  CHECK_EQ(digest->size, 3);
+  CHECK(!sha256_file(join_path(dir, "missing")).ok() && !read_file(join_path(dir, "missing")).ok());
   remove_tree(dir);
 }
 
