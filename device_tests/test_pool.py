@@ -275,22 +275,25 @@ def test_run_on_the_phones_a_spec_names(fleet: Fleet, tmp_path: Path) -> None:
 
 
 def test_a_phone_back_within_the_grace_keeps_its_run(fleet: Fleet, tmp_path: Path) -> None:
-    """Killed and restarted before ``--offline-grace`` runs out: the same attempt finishes, its session reattached."""
+    """Killed (the phone powers off: its runner dies with it) and restarted before ``--offline-grace``
+    runs out: the same attempt finishes on the same phone, its session reattached and relaunched from
+    its own folder (one session, two runner starts, no sequence gap) -- never moved or started over."""
     spec = _spec(tmp_path)
     phone = 3
+    # sessions of seconds (the spec's 2 epochs end in well under one), checkpointed every 20 steps
     proc = _popen(_cli("sweep", str(spec), "--seeds", "0..1", "--serial", fleet.phones[phone].serial, "--offline-grace", "120",
+                       "--set", "train.epochs=200", "--set", "device.checkpoint_every=20",
                        "--out", str(tmp_path / "sweeps"), "--name", "blip", fleet=fleet))
     folder = tmp_path / "sweeps" / "blip"
     try:
         run = _wait("a run on the phone", lambda: next((r for r in (_index(folder) or {"runs": []})["runs"]
                                                         if r["state"] == "running" and r["attempts"][-1]["session"]), None), 300, proc)
-        # kill once the runner trains the session: killed while it was being started, the session is
-        # rightly relaunched from its checkpoint (a second session_start) -- not what this test is about
+        # kill while the runner trains the session (a session already over would be merely collected)
         device = fleet.members()[phone].open()
         on_phone = VphoneHome(Path(fleet.phones[phone].home)).host_path(
             device.storage_path("sessions", run["attempts"][-1]["session"], "events.jsonl"))
-        _wait("the session's first epoch on the phone", lambda: on_phone.is_file() and any(
-            json.loads(line)["type"] == "epoch" for line in on_phone.read_text().splitlines()[:-1]), 300, proc)
+        _wait("the session's first checkpoint on the phone", lambda: on_phone.is_file() and any(
+            json.loads(line)["type"] == "checkpoint" for line in on_phone.read_text().splitlines()[:-1]), 300, proc)
         fleet.kill(phone)
         time.sleep(3)
         fleet.restart(phone)
@@ -305,5 +308,9 @@ def test_a_phone_back_within_the_grace_keeps_its_run(fleet: Fleet, tmp_path: Pat
     assert all(len(r["attempts"]) == 1 for r in index["runs"])
     sid = run["attempts"][-1]["session"]
     rec = next(r for r in index["runs"] if r["name"] == run["name"])
-    events = (folder / rec["folder"] / "sessions" / sid / "events.jsonl").read_text().splitlines()
-    assert sum(json.loads(e)["type"] == "session_start" for e in events) == 1
+    events = [json.loads(e) for e in (folder / rec["folder"] / "sessions" / sid / "events.jsonl").read_text().splitlines()]
+    assert [e["seq"] for e in events] == list(range(len(events)))
+    starts = [e for e in events if e["type"] == "session_start"]
+    assert len(starts) == 2 and events[-1]["type"] == "session_end"
+    assert f"sessions/{sid}/checkpoints/" in starts[1]["resumed_from"]         # from its own last checkpoint
+    assert rec["attempts"][0]["device"] == run["attempts"][0]["device"]
