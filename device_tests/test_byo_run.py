@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from android_harness.adb import ServerAddress
 from android_harness.android_device import AndroidDevice
+from android_harness.private_server import running_server, stop_server
 from android_harness.session import SessionDriver
 from pipeline.cli.app import app
 from pipeline.config import parse_spec
@@ -155,6 +156,7 @@ def test_vphone_stop_removes_its_home_unless_keep(adb_server: ServerAddress, edg
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(adb_server.port))
     monkeypatch.delenv("ADB_SERVER_SOCKET", raising=False)
+    server_before = running_server(edgecl_home)
     for keep in (False, True):
         code, out = _cli(["vphone", "start"])
         serial = out.split()[-1] if out.split() else ""   # the last line is the serial (after the adb server's)
@@ -167,3 +169,5 @@ def test_vphone_stop_removes_its_home_unless_keep(adb_server: ServerAddress, edg
     import shutil
 
     shutil.rmtree(home)
+    if server_before is None:                          # `vphone start` started edgecl's vphone adb server: ours to stop
+        stop_server(edgecl_home)

@@ -29,4 +29,4 @@ export EDGECL_SKTIME_DATA=$PWD/.venv/share/sktime_data
 # the native runner for both ABIs, from the vendored sources (cached by source hash; a few minutes the
 # first time), before the tests so no test times out compiling it
 .venv/bin/edgecl runner build --abi all
-.venv/bin/python -m pytest -q -p no:cacheprovider "$@"
+.venv/bin/python -m pytest -q -p no:cacheprovider --durations=25 "$@"
