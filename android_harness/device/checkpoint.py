@@ -44,7 +44,6 @@ def _npy_dtype(a: np.ndarray) -> str:
 def save_checkpoint(folder: str, iteration: int, state: dict[str, Any], arrays: dict[str, np.ndarray],
                     runtime_state=None, keep: int = 2) -> str:
     """Write ``ckpt-<iteration>`` atomically (``runtime_state(path)`` may add the runtime folder); keep the newest ``keep``."""
-    os.makedirs(folder, exist_ok=True)
     name = f"{PREFIX}{iteration:09d}"
     final = os.path.join(folder, name)
     tmp = os.path.join(folder, f".{name}.tmp")
@@ -54,7 +53,7 @@ def save_checkpoint(folder: str, iteration: int, state: dict[str, Any], arrays: 
     needed = len(state_text) + PER_FILE_BYTES + sum(np.asarray(a).nbytes + PER_FILE_BYTES for a in arrays.values())
     check_free_space(folder, needed, f"checkpoint {name}")
     try:
-        os.makedirs(os.path.join(tmp, ARRAYS))
+        os.makedirs(os.path.join(tmp, ARRAYS))          # (and the checkpoints folder, the first time)
         for key, value in arrays.items():
             np.save(os.path.join(tmp, ARRAYS, f"{key}.npy"), np.ascontiguousarray(value, dtype=_npy_dtype(value)),
                     allow_pickle=False)
