@@ -22,24 +22,23 @@ import pytest
 from android_harness import vphone
 from android_harness.adb import Adb, ServerAddress
 from android_harness.android_device import AndroidDevice
-from android_harness.device.checkpoint import load_checkpoint
 from android_harness.power import detached
 from android_harness.shell_quote import quote
 from android_harness.storage_space import parse_df_available
 from android_harness.vphone.manager import remove_home
 from android_harness.vphone.presets import DEFAULT_PRESET, PYTHON_PRESET
 from pipeline.config import ExperimentSpec, parse_spec
-from pipeline.errors import SessionError
 from pipeline.device_run import prepare_device_run
+from pipeline.errors import SessionError
 from pipeline.experiment import run_experiment
 from pipeline.run_journal import RunJournal
 from tests._host_conformance import assert_conforms_to_host
+from tests._small_disk import NO_SPACE, whole_files_only
 
 pytestmark = pytest.mark.timeout(600)
 DATA_MB = 64
 GAUGE_PERIOD_S = 0.5          # as conftest's vphones
-NO_SPACE = "No space left on device on "
-# (preset, runtime, runner the run must use)
+# runner kind the run must use -> (vphone preset, export runtime)
 PHONES = {"native": (DEFAULT_PRESET, "executorch"), "python": (PYTHON_PRESET, "ort")}
 # a task trains ~0.7 s after its task_start event (native under qemu ~18 ms an epoch, Python/ORT ~8 ms), many
 # times what the phone-side watcher takes to see that event and stop the runner (~50 ms)
@@ -113,19 +112,6 @@ def fill_when_task_starts(device: AndroidDevice, sid: str) -> None:
                  f"test -f {quote(armed)}")
 
 
-def whole_files_only(session: Path) -> None:
-    """The pulled session folder: whole trace lines, only complete (renamed, loadable) checkpoints."""
-    if (session / "trace.jsonl").exists():
-        for line in (session / "trace.jsonl").read_text().splitlines():
-            json.loads(line)
-    ckpts = session / "checkpoints"
-    if ckpts.exists():
-        assert not [p.name for p in ckpts.iterdir() if p.name.startswith(".")], "a temp checkpoint was left"
-        for c in ckpts.iterdir():
-            state, arrays = load_checkpoint(str(c))
-            assert state["iteration"] >= 0 and arrays
-
-
 def server_pid(device: AndroidDevice) -> int:
     return int(device.shell(f"cat {quote(device.storage_path('runner/server.pid'))}").stdout.strip())
 
@@ -155,8 +141,7 @@ def test_a_disk_filled_mid_task_is_one_clear_error_and_the_run_resumes_losing_no
     assert [e["type"] for e in events].count("session_start") == 1
     assert "task_start" in [e["type"] for e in events] and "task_end" not in [e["type"] for e in events]  # mid-task
     assert [e["type"] for e in events[-2:]] == ["error", "session_end"] and events[-2]["message"] == result["error"]
-    assert device.shell(f"ls {quote(device.storage_path('sessions', sid1))}").stdout.split().count("runner.reserve") == 0
-    whole_files_only(journal.folder / "sessions" / sid1)
+    whole_files_only(journal.folder / "sessions" / sid1)       # the pulled folder: whole traces and checkpoints, no reserve
     # the persistent runner served task 1, failed task 2 and is still alive
     pid = server_pid(device)
     assert int((journal.folder / "sessions" / sid0 / "runner.pid").read_text()) == pid
