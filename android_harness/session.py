@@ -226,6 +226,8 @@ class SessionDriver:
         head, result_text, tail = parts
         proc_state, size_text = lines
         events_size = int(size_text) if size_text.isdigit() else None
+        if events_size is None and tail:   # the runner created it between the size check and the tail: it is there
+            events_size = handle.offset + len(tail.encode())
         truncated = events_size is not None and events_size < handle.offset  # (measured before the tail was read)
         if truncated:
             tail = ""  # replaced or truncated under us: nothing after our offset can be trusted

@@ -17,7 +17,8 @@ from android_harness import vphone
 from android_harness.adb import ServerAddress, adb_binary, list_devices
 from android_harness.android_device import AndroidDevice
 from android_harness.vphone.home import VphoneHome
-from pipeline.errors import AdbError
+from android_harness.device.errors import ConfigError
+from pipeline.errors import AdbError, DeviceError
 from tests._native_bins import missing_system_package
 
 pytestmark = pytest.mark.skipif(bool(os.environ.get("ANDROID_SERIAL")), reason="vphone-only test")
@@ -179,3 +180,58 @@ def test_x86_64_preset_runs_host_binaries_natively(adb_server: ServerAddress, tm
             assert r.exit_code != 0 and r.stdout == ""
     finally:
         vphone.stop(info, adb_server, base=tmp_path)
+
+
+def _df_kb(dev: AndroidDevice, path: str) -> tuple[int, int]:
+    """(size, available) in KiB of the filesystem holding ``path``, from the phone's own ``df``."""
+    cols = dev.shell(f"df -k {path}").stdout.strip().splitlines()[-1].split()
+    return int(cols[1]), int(cols[3])
+
+
+def _loops_of(image: Path) -> str:
+    return subprocess.run(["losetup", "-j", str(image)], capture_output=True, text=True).stdout.strip()
+
+
+def test_data_size_mb_is_a_partition_that_fills_and_survives_reboot_and_restart(adb_server: ServerAddress,
+                                                                                 tmp_path: Path) -> None:
+    """/data (and /sdcard on it) is one ext4 of 16 MiB: the phone's df says so, dd stops at ENOSPC, the
+    files persist across a reboot and a vphone restart, the host's folder and mount table are untouched,
+    and the loop device goes with the vphone; another size for the same home is refused."""
+    with pytest.raises(ConfigError, match="data_size_mb: expected 0"):
+        vphone.start(server=adb_server, base=tmp_path, home=tmp_path / "p", overrides={"data_size_mb": 3})
+    home = tmp_path / "p"
+    adb = [adb_binary(), "-P", str(adb_server.port)]
+    info = vphone.start(server=adb_server, base=tmp_path, home=home, overrides={"data_size_mb": 16})
+    image = home / "data.img"
+    try:
+        dev = AndroidDevice.open(info.serial, adb_server)
+        size, free = _df_kb(dev, "/data/local/tmp")
+        assert 12 * 1024 < size <= 16 * 1024 and 0 < free < size
+        assert _df_kb(dev, "/sdcard")[0] == size                      # the sdcard is /data/media: same partition
+        fill = dev.shell("echo kept > /data/local/tmp/kept && dd if=/dev/zero of=/data/local/tmp/fill bs=1024",
+                         check=False)
+        assert fill.exit_code != 0 and "No space left on device" in fill.stderr
+        assert _df_kb(dev, "/data/local/tmp")[1] == 0
+        more = dev.shell("printf '%04096d' 0 > /data/local/tmp/more", check=False)   # needs blocks of its own
+        assert more.exit_code != 0 and "No space left on device" in more.stderr
+        assert not (home / "data" / "local" / "tmp" / "kept").exists()  # the host's folder is not the partition
+        assert str(image) not in Path("/proc/self/mountinfo").read_text() and _loops_of(image)
+        subprocess.run(adb + ["-s", info.serial, "reboot"], capture_output=True, timeout=30)
+        subprocess.run(adb + ["-s", info.serial, "wait-for-device"], timeout=60, check=True)
+        assert dev.shell("getprop edgecl.vphone.boot; cat /data/local/tmp/kept").stdout == "2\nkept\n"
+        assert _df_kb(dev, "/data/local/tmp")[1] == 0
+    finally:
+        vphone.stop(info, adb_server, base=tmp_path)
+    deadline = time.monotonic() + 10
+    while _loops_of(image) and time.monotonic() < deadline:       # autoclear once the namespace is gone
+        time.sleep(0.1)
+    assert _loops_of(image) == ""
+    info = vphone.start(server=adb_server, base=tmp_path, home=home, overrides={"data_size_mb": 16})
+    try:
+        dev = AndroidDevice.open(info.serial, adb_server)
+        assert dev.shell("cat /data/local/tmp/kept; rm /data/local/tmp/fill").stdout == "kept\n"
+        assert _df_kb(dev, "/data/local/tmp")[1] > 12 * 1024
+    finally:
+        vphone.stop(info, adb_server, base=tmp_path)
+    with pytest.raises(DeviceError, match=f"{image} is 16 MiB but data_size_mb is 32"):
+        vphone.start(server=adb_server, base=tmp_path, home=home, overrides={"data_size_mb": 32})

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # System packages the tests use, from Debian: Fashion-MNIST (real data for the image tasks), Chromium
 # (renders the HTML report in a test), the virtual phone's sandbox and userland (bubblewrap, toybox,
-# mksh, busybox-static, qemu-user-static: android_harness/vphone/README.md) and the native runner's
+# mksh, busybox-static, qemu-user-static, e2fsprogs: android_harness/vphone/README.md) and the native runner's
 # toolchains (make, g++ and static glibc for x86_64, g++-aarch64-linux-gnu for arm64, qemu-user-static
 # to run the arm64 build on this host). Installed only when missing and when run as root. With CI=true
 # anything missing that cannot be installed is an error (exit 1): CI must not silently skip what it
@@ -11,6 +11,7 @@ need=()
 [ -d /usr/share/datasets/fashion-mnist ] || need+=(dataset-fashion-mnist)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
+[ -x /usr/sbin/mkfs.ext4 ] || need+=(e2fsprogs)  # the vphone's data_size_mb partition (data_partition.py)
 [ -x /usr/bin/toybox ] || need+=(toybox)
 [ -x /usr/lib/x86_64-linux-musl/bin/mksh ] || need+=(mksh)
 [ -x /usr/bin/busybox ] || need+=(busybox-static)

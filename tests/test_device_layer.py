@@ -190,3 +190,35 @@ def test_sysfs_attributes_change_in_place(tmp_path: Path) -> None:
             assert os.pread(fd, 64, 0).endswith(b"\n")
     finally:
         os.close(fd)
+
+
+class _ShellOutput:
+    """What one adb shell round trip returned (the poll's script is the device's; its output is fixed here)."""
+
+    def __init__(self, stdout: str) -> None:
+        self.stdout, self.stderr, self.exit_code = stdout, "", 0
+
+
+class _OneReplyDevice:
+    serial = "fixed-reply"
+
+    def __init__(self, stdout: str) -> None:
+        self.reply = _ShellOutput(stdout)
+
+    def shell(self, cmd: str, **kw) -> _ShellOutput:
+        return self.reply
+
+
+def test_events_created_between_the_size_check_and_the_tail_are_not_missing() -> None:
+    """The poll sizes events.jsonl, then tails it: a runner that creates it in between (a served session
+    starting) gave "missing" with events read, and the watchdog ended a healthy session (events_missing)."""
+    from android_harness.runner_choice import RunnerChoice
+    from android_harness.session import OUT_MARK, SessionDriver, SessionHandle, _Watchdog
+
+    line = '{"seq":0,"t":1.0,"t_boot":1.0,"type":"session_start"}\n'
+    device = _OneReplyDevice(f"S\nmissing\n{OUT_MARK}\n{OUT_MARK}\n{line}")
+    driver = SessionDriver(device, runner=RunnerChoice("native", "runner/edgecl-runner"))
+    handle = SessionHandle("s", "/data/local/tmp/edgecl/sessions/s")
+    p = driver.poll(handle)
+    assert [e["seq"] for e in p.events] == [0] and p.events_size == len(line) and not p.truncated
+    assert _Watchdog().check(handle, p) is None

@@ -21,24 +21,17 @@ from pathlib import Path
 
 import pytest
 
-from android_harness.device.checkpoint import load_checkpoint
-from tests._native_bins import missing_system_package, runner_binary
+from tests._native_bins import runner_binary
 from tests._runner_env import executorch_env, traced_session
+from tests._small_disk import NO_SPACE, events_of, on_small_disk, whole_files_only
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 ABI = "x86_64"
-NO_SPACE = "No space left on device on "
-BWRAP = shutil.which("bwrap")
 
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory):
     return executorch_env(tmp_path_factory.mktemp("faults-root"), runner_binary(ABI), epochs=2)
-
-
-def _events(folder: Path) -> list[dict]:
-    """Every line of events.jsonl, each a whole JSON object (a torn line fails the test)."""
-    return [json.loads(line) for line in (folder / "events.jsonl").read_text().splitlines()]
 
 
 def _corrupt_copy(root: Path, name: str, offset: int) -> tuple[Path, str, str]:
@@ -64,7 +57,7 @@ def test_a_corrupted_program_is_one_error_naming_the_file_and_both_hashes(env, w
     assert result["status"] == "error"
     assert result["error"].startswith(f"{pte}: corrupted or edited: size {pte.stat().st_size} bytes, sha256 {actual}; ")
     assert result["error"].endswith(f"manifest.json lists size {pte.stat().st_size}, sha256 {listed}")
-    events = _events(folder)
+    events = events_of(folder)
     assert [e["type"] for e in events] == ["error", "session_end"] and events[0]["phase"] == "setup"
     assert result["error"] in out.stderr and "terminate" not in out.stderr
     assert not (folder / "checkpoints").exists() and not (folder / "runner.reserve").exists()
@@ -113,42 +106,10 @@ def test_the_served_runner_survives_a_corrupted_program_and_serves_the_nexttrace
 
 # --- a full disk ------------------------------------------------------------------------------
 
-DISK_BYTES = 64 * 1024 * 1024  # the tmpfs; a filler file then leaves exactly `free` bytes of it
-
 
 def _on_small_disk(env, tmp_path: Path, script: str, free: int) -> tuple[Path, subprocess.CompletedProcess]:
-    """Run `script` (sh; $R is the runner, $D the storage root) on a tmpfs holding a copy of the
-    storage root with `free` bytes left; returns the root's copy as it was afterwards."""
-    if BWRAP is None:
-        missing_system_package("bubblewrap (Debian bwrap) makes the small disk")
     _, root, _, binary = env
-    disk, out = tmp_path / "disk", tmp_path / "after"
-    disk.mkdir()
-    out.mkdir()
-    prelude = (f'cp -a {root}/. "$D"/ && rm -rf "$D"/runner "$D"/sessions/*/result.json && '
-               f'dd if=/dev/zero of="$D"/filler bs=65536 2>/dev/null; truncate -s -{free} "$D"/filler && sync; ')
-    epilogue = f'; rc=$?; cp -a "$D"/. {out}/; exit $rc'
-    proc = subprocess.run([BWRAP, "--dev-bind", "/", "/", "--size", str(DISK_BYTES), "--tmpfs", str(disk),
-                           "sh", "-c", prelude + script + epilogue],
-                          env={**os.environ, "R": str(binary), "D": str(disk)}, capture_output=True, text=True,
-                          timeout=600)
-    return out, proc
-
-
-def _whole_files_only(folder: Path) -> None:
-    """No torn line, no half-written checkpoint, no reserve left behind."""
-    events = _events(folder)
-    assert [e["seq"] for e in events] == list(range(len(events)))
-    if (folder / "trace.jsonl").exists():
-        for line in (folder / "trace.jsonl").read_text().splitlines():
-            json.loads(line)
-    ckpts = folder / "checkpoints"
-    if ckpts.exists():
-        assert not [p.name for p in ckpts.iterdir() if p.name.startswith(".")], "a temp checkpoint was left"
-        for c in ckpts.iterdir():
-            state, arrays = load_checkpoint(str(c))
-            assert state["iteration"] >= 0 and arrays
-    assert not (folder / "runner.reserve").exists()
+    return on_small_disk(root, str(binary), tmp_path, script, free)
 
 
 @pytest.mark.parametrize("free_kb", [0, 66, 72, 100, 240, 400])
@@ -163,9 +124,9 @@ def test_a_full_disk_is_one_clear_error_and_leaves_whole_files(env, tmp_path: Pa
     if free_kb > 64:  # the reserve fitted: the error reached result.json and events.jsonl
         result = json.loads((folder / "result.json").read_text())
         assert result["status"] == "error" and NO_SPACE in result["error"] and result["error"] in line
-        events = _events(folder)
+        events = events_of(folder)
         assert [e["type"] for e in events[-2:]] == ["error", "session_end"] and events[-2]["message"] == result["error"]
-    _whole_files_only(folder)
+    whole_files_only(folder)
 
 
 def test_a_checkpoint_that_does_not_fit_is_refused_before_a_byte_is_written(env, tmp_path: Path) -> None:
@@ -178,7 +139,7 @@ def test_a_checkpoint_that_does_not_fit_is_refused_before_a_byte_is_written(env,
     assert result["error"].startswith(f"{NO_SPACE}{tmp_path / 'disk'}/sessions/ckpt-full/checkpoints: free ")
     assert result["error"].endswith("(checkpoint ckpt-000000001)")
     assert not (folder / "checkpoints").exists() or not list((folder / "checkpoints").iterdir())
-    _whole_files_only(folder)
+    whole_files_only(folder)
 
 
 def test_the_served_runner_survives_a_full_disk_and_serves_the_nexttraced_session(env, tmp_path: Path) -> None:
@@ -196,4 +157,4 @@ def test_the_served_runner_survives_a_full_disk_and_serves_the_nexttraced_sessio
     b = json.loads((out / "sessions" / "disk-b" / "result.json").read_text())
     assert a["status"] == "error" and NO_SPACE in a["error"]
     assert b["status"] == "ok"
-    _whole_files_only(out / "sessions" / "disk-a")
+    whole_files_only(out / "sessions" / "disk-a")

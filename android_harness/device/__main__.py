@@ -14,8 +14,11 @@ def main(argv: list[str]) -> int:
         from android_harness.device.events import process_start
         from android_harness.device.runner import Runner
 
-        with open(os.path.join(argv[1], "runner.pid"), "w") as f:
-            f.write(str(os.getpid()))
+        try:
+            with open(os.path.join(argv[1], "runner.pid"), "w") as f:
+                f.write(str(os.getpid()))
+        except OSError:            # a full disk, as the native runner: the session's first write names the cause
+            pass
         result = Runner(argv[1]).run(launched=process_start())
         return {"ok": 0, "cancelled": 3}.get(result["status"], 1)
     if len(argv) in (2, 3) and argv[0] == "serve":

@@ -2,7 +2,8 @@
 
 Built in a temporary sibling folder, fsynced and renamed into place, so the latest complete
 checkpoint always wins and a kill mid-write leaves only a temporary folder that the next save
-removes. Arrays are NumPy ``.npy`` v1 files (``<f4``, ``<i8``, ``|u1``); no generator state is
+removes; one that would not fit the disk is refused before a byte is written, and a full disk
+part-way removes the temporary folder (docs: the native runner's checkpoint.cpp does the same). Arrays are NumPy ``.npy`` v1 files (``<f4``, ``<i8``, ``|u1``); no generator state is
 ever saved (every stream is keyed by where it is used).
 """
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from android_harness.device.disk_space import check_free_space, is_full, no_space_error
 from android_harness.device.errors import CheckpointError
 
 PREFIX = "ckpt-"
@@ -21,6 +23,7 @@ FORMAT = 2
 STATE = "state.json"
 ARRAYS = "arrays"
 RUNTIME = "runtime"            # runtime state the arrays cannot carry (ORT's AdamW moments)
+PER_FILE_BYTES = 4096         # a file's block and inode, in the free-space check (as the native runner)
 _DTYPES = {"f": "<f4", "i": "<i8", "u": "|u1", "b": "|u1"}
 
 
@@ -41,21 +44,30 @@ def _npy_dtype(a: np.ndarray) -> str:
 def save_checkpoint(folder: str, iteration: int, state: dict[str, Any], arrays: dict[str, np.ndarray],
                     runtime_state=None, keep: int = 2) -> str:
     """Write ``ckpt-<iteration>`` atomically (``runtime_state(path)`` may add the runtime folder); keep the newest ``keep``."""
-    os.makedirs(folder, exist_ok=True)
     name = f"{PREFIX}{iteration:09d}"
     final = os.path.join(folder, name)
     tmp = os.path.join(folder, f".{name}.tmp")
     shutil.rmtree(tmp, ignore_errors=True)
-    os.makedirs(os.path.join(tmp, ARRAYS))
-    for key, value in arrays.items():
-        np.save(os.path.join(tmp, ARRAYS, f"{key}.npy"), np.ascontiguousarray(value, dtype=_npy_dtype(value)),
-                allow_pickle=False)
-    if runtime_state is not None:
-        os.makedirs(os.path.join(tmp, RUNTIME))
-        runtime_state(os.path.join(tmp, RUNTIME))
-    with open(os.path.join(tmp, STATE), "w") as f:
-        json.dump({"format": FORMAT, **state}, f, indent=1)
-    _fsync_tree(tmp)
+    state_text = json.dumps({"format": FORMAT, **state}, indent=1)
+    # a full disk fails here, before a byte is written, or part-way: the temp folder goes either way
+    needed = len(state_text) + PER_FILE_BYTES + sum(np.asarray(a).nbytes + PER_FILE_BYTES for a in arrays.values())
+    check_free_space(folder, needed, f"checkpoint {name}")
+    try:
+        os.makedirs(os.path.join(tmp, ARRAYS))          # (and the checkpoints folder, the first time)
+        for key, value in arrays.items():
+            np.save(os.path.join(tmp, ARRAYS, f"{key}.npy"), np.ascontiguousarray(value, dtype=_npy_dtype(value)),
+                    allow_pickle=False)
+        if runtime_state is not None:
+            os.makedirs(os.path.join(tmp, RUNTIME))
+            runtime_state(os.path.join(tmp, RUNTIME))
+        with open(os.path.join(tmp, STATE), "w") as f:
+            f.write(state_text)
+        _fsync_tree(tmp)
+    except BaseException as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if is_full(exc):
+            raise no_space_error(folder, needed, f"checkpoint {name}") from None
+        raise
     if os.path.exists(final):
         shutil.rmtree(final)
     os.replace(tmp, final)

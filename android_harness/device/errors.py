@@ -48,6 +48,11 @@ class StorageFullError(DeviceSideError):
     """The replay store's storage tier would exceed its byte budget."""
 
 
+class NoSpaceError(DeviceSideError):
+    """The device's filesystem is full: the message is the one-line cause the host shows
+    (``No space left on device on <path>: free X, needed Y``, as the native runner's)."""
+
+
 class ReplayStoreError(DeviceSideError):
     """The replay store's files do not match what the session expects (shape, position)."""
 

@@ -16,6 +16,9 @@ import threading
 import time
 from typing import Any
 
+from android_harness.device.disk_space import append_whole
+from android_harness.device.errors import NoSpaceError
+
 HEARTBEAT_S = 0.5
 
 
@@ -93,7 +96,7 @@ class EventLog:
             t, t_boot = clock_pair()
             event = {"seq": self.next_seq, "t": round(t, 6), "t_boot": round(t_boot, 6), "type": type_, **fields}
             line = (json.dumps(event, separators=(",", ":"), default=_jsonable) + "\n").encode()
-            os.write(self._fd, line)
+            append_whole(self._fd, self.path, line)    # whole or absent, also on a full disk
             self.next_seq += 1
             self._unsynced += 1
             if type_ in self.DURABLE or event["t"] - self._synced_at >= self.fsync_s:
@@ -128,7 +131,10 @@ class Heartbeat:
 
     def _beat(self) -> None:
         while not self._stop.wait(self.period_s):
-            self.log.emit("heartbeat", cpu_s=round(time.process_time(), 4))
+            try:
+                self.log.emit("heartbeat", cpu_s=round(time.process_time(), 4))
+            except (OSError, NoSpaceError):
+                continue        # a full disk: the session's own next write fails and names it
 
     def stop(self) -> None:
         self._stop.set()

@@ -8,6 +8,7 @@ end; SIGTERM stops at the next step boundary with a checkpoint and status "cance
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -21,7 +22,8 @@ from android_harness.device.backends.base import TrainingBackend
 from android_harness.device.checkpoint import latest_checkpoint, load_checkpoint, save_checkpoint
 from android_harness.device.engine import Engine, EngineObserver
 from android_harness.device.engine_state import restore, snapshot
-from android_harness.device.errors import CancelledError
+from android_harness.device.disk_space import SpaceReserve, is_full, no_space_error
+from android_harness.device.errors import CancelledError, NoSpaceError
 from android_harness.device.events import HEARTBEAT_S, EventLog, Heartbeat, monotonic
 from android_harness.device.replay import RecordFormat, StorageTier
 from android_harness.device.session_spec import SessionSpec, read_spec
@@ -29,6 +31,7 @@ from android_harness.device.task_data import TaskData
 from android_harness.device.trace import Trace
 
 BackendFactory = Callable[[str], TrainingBackend]
+RESERVE_FILE = "runner.reserve"     # the error path's space (disk_space.py), as the native runner's
 
 
 def _load_backend(model_dir: str) -> TrainingBackend:
@@ -132,9 +135,11 @@ class Runner:
         launched = started if launched is None else min(float(launched), started)
         status, error = "ok", None
         beat = Heartbeat(self.log, HEARTBEAT_S)
+        reserve: SpaceReserve | None = None
         try:
             if self.cancel_requested:
                 raise CancelledError("cancelled before the session started")
+            reserve = SpaceReserve(os.path.join(self.dir, RESERVE_FILE))
             self._setup()
             resumed, own = self._restore()
             engine = self.engine
@@ -154,15 +159,21 @@ class Runner:
         except CancelledError:
             status = "cancelled"
         except Exception as exc:  # the host learns about every failure from the log and result.json
-            status, error = "error", f"{type(exc).__name__}: {exc}"
-            self.log.emit("error", phase="training", message=error)
-            traceback.print_exc(file=sys.stderr)
+            status, error = "error", describe_error(exc, self.dir)
+            to_stderr(lambda: traceback.print_exc(file=sys.stderr))
         finally:
             beat.stop()
             if self.engine is not None:
                 self.engine.close()
             if self.storage is not None:
                 self.storage.close()
+            if reserve is not None:
+                reserve.release()       # the error path's writes below fit on a disk the session filled
+        return self._finish(status, error, started)
+
+    def _finish(self, status: str, error: str | None, started: float) -> dict:
+        """The error event, ``session_end`` and result.json; what a full disk refuses still reaches stderr
+        (runner.log) as the one-line cause, and the runner lives on (the persistent runner serves the next)."""
         engine = self.engine
         result = {"session_id": self.spec.session_id, "status": status, "error": error, "kind": self.spec.kind,
                   "tasks": self.spec.tasks, "iterations": engine.pos.iteration if engine else 0,
@@ -170,17 +181,47 @@ class Runner:
                   "t_start": started, "t_end": monotonic()}
         if result["checkpoint"]:
             result["checkpoint"] = os.path.relpath(result["checkpoint"], self.storage_root)
-        self.log.emit("session_end", status=status)
-        self.log.close()
-        write_result(self.dir, result)
+        if error is not None:
+            to_stderr(lambda: print(f"edgecl-runner: {error}", file=sys.stderr, flush=True))
+        try:
+            if error is not None:
+                self.log.emit("error", phase="training", message=error)
+            self.log.emit("session_end", status=status)
+            self.log.close()
+            write_result(self.dir, result)
+        except (OSError, NoSpaceError) as exc:
+            to_stderr(lambda: print(f"edgecl-runner: the session's end was not written: {describe_error(exc, self.dir)}",
+                                     file=sys.stderr, flush=True))
         return result
 
 
+def describe_error(exc: BaseException, where: str) -> str:
+    """The one-line cause: a full disk as ``No space left on device on <path>: ...``, else ``Type: message``."""
+    if isinstance(exc, NoSpaceError):
+        return str(exc)
+    if is_full(exc):
+        return str(no_space_error(getattr(exc, "filename", None) or where, None))
+    return f"{type(exc).__name__}: {exc}"
+
+
+def to_stderr(write: Callable[[], None]) -> None:
+    """stderr is runner.log, on the disk that may be full: what does not fit is dropped, never raised."""
+    try:
+        write()
+    except OSError:
+        pass
+
+
 def write_result(session_dir: str, result: dict) -> None:
-    """Temp-then-rename with fsync: its presence means the session is over."""
+    """Temp-then-rename with fsync: its presence means the session is over (a temp a full disk cut is removed)."""
     path = os.path.join(session_dir, "result.json")
-    with open(path + ".tmp", "w") as f:
-        json.dump(result, f, indent=1)
-        f.flush()
-        os.fsync(f.fileno())
+    try:
+        with open(path + ".tmp", "w") as f:
+            json.dump(result, f, indent=1)
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.remove(path + ".tmp")
+        raise
     os.replace(path + ".tmp", path)

@@ -31,7 +31,8 @@ from collections import OrderedDict
 
 from android_harness.device.events import EventLog, monotonic, process_start
 from android_harness.device.fileio import write_text_atomic
-from android_harness.device.runner import Runner, write_result
+from android_harness.device.errors import NoSpaceError
+from android_harness.device.runner import Runner, describe_error, to_stderr, write_result
 
 IDLE_EXIT_S = 120.0
 POLL_S = 0.05
@@ -231,15 +232,24 @@ class Server:
         if not os.path.isfile(os.path.join(session_dir, "session.json")):
             print(f"queue entry {name}: no session.json in {session_dir!r}; skipped", file=sys.stderr)
             return
-        write_text_atomic(os.path.join(session_dir, "runner.pid"), str(os.getpid()))
+        try:
+            write_text_atomic(os.path.join(session_dir, "runner.pid"), str(os.getpid()))
+            log = os.open(os.path.join(session_dir, "runner.log"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        except OSError as exc:  # a full disk before the session could start: said in its result if that fits
+            _fail_quietly(session_dir, describe_error(exc, session_dir))
+            self.served += 1
+            return
         saved_err = os.dup(2)
-        log = os.open(os.path.join(session_dir, "runner.log"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-        sys.stderr.flush()
+        to_stderr(sys.stderr.flush)
         os.dup2(log, 2)
         try:
             self._run_session(session_dir, launched)
+        except Exception as exc:  # whatever one session hits (a full disk on close), the server serves the next
+            to_stderr(lambda: traceback.print_exc(file=sys.stderr))
+            if not os.path.exists(os.path.join(session_dir, "result.json")):
+                _fail_quietly(session_dir, describe_error(exc, session_dir))
         finally:
-            sys.stderr.flush()
+            to_stderr(sys.stderr.flush)
             os.dup2(saved_err, 2)
             os.close(saved_err)
             os.close(log)
@@ -262,6 +272,15 @@ class Server:
             self.current = None
         if result["status"] != "ok":
             self.cache.drop(runner.spec.resolve(runner.storage_root, runner.spec.model_dir))
+
+
+def _fail_quietly(session_dir: str, message: str) -> None:
+    """``_fail`` on a disk that may be full: what does not fit goes to the server's stderr only."""
+    to_stderr(lambda: print(f"edgecl-runner: {session_dir}: {message}", file=sys.stderr, flush=True))
+    try:
+        _fail(session_dir, message)
+    except (OSError, NoSpaceError):
+        pass
 
 
 def _fail(session_dir: str, message: str) -> None:

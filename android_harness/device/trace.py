@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from android_harness.device.disk_space import append_whole
+
 FNV_OFFSET = 0xCBF29CE484222325
 FNV_PRIME = 0x100000001B3
 
@@ -54,8 +56,11 @@ class Trace:
     def write(self, record: dict[str, Any]) -> None:
         if not self.enabled:
             return
-        with open(self.path, "a") as f:
-            f.write(json.dumps(record, separators=(",", ":")) + "\n")
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            append_whole(fd, self.path, (json.dumps(record, separators=(",", ":")) + "\n").encode())
+        finally:
+            os.close(fd)
 
     def masks(self, kind: str, task: int, where: str, at: int, masks: dict[str, np.ndarray], order: list[str]) -> None:
         if self.enabled:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from android_harness.device.fileio import write_text_atomic
 from android_harness.vphone.daemon import Connection, bind_loopback, serve
+from android_harness.vphone.data_partition import mount_data_partition
 from android_harness.vphone.home import VphoneHome, create_home, props_for
 from android_harness.vphone.power import BatteryModel, CpuMeter, run_power_model
 from android_harness.vphone.presets import PhonePreset
@@ -111,6 +112,8 @@ async def run_vphone(home_dir: Path, port: int, preset: PhonePreset, seed: int =
     bound = sock.getsockname()[1]
     serial = f"127.0.0.1:{bound}"
     phone = Phone(home_dir.resolve(), preset, serial, seed, auth, host_key)
+    if preset.data_size_mb:                   # before the first boot: every boot's sandbox binds the mount
+        mount_data_partition(phone.home_dir, preset.data_size_mb)
     phone.boot()
     assert phone.home is not None
     server = await serve(VphoneContext(phone, preset.link_mb_s * 1e6), props_for(preset, serial), sock)

@@ -45,6 +45,7 @@ class PhonePreset:
     toolbox: str = "toybox"      # "toybox" (Android's, with mksh as sh) or "busybox" (busybox-static)
     odpm_rails: tuple["OdpmRail", ...] = ()   # on-device power monitor rails (Pixel 6 and later)
     note: str = ""               # what makes this preset differ from a stock phone, if anything
+    data_size_mb: int = 0        # /data as an ext4 partition of this many MiB (data_partition.py); 0 = a host folder
 
     def with_overrides(self, **changes: object) -> "PhonePreset":
         unknown = sorted(set(changes) - set(self.__dataclass_fields__))
@@ -62,6 +63,9 @@ class PhonePreset:
             out.append(f"abi: expected one of {sorted(ABIS)}, got {self.abi!r}")
         if self.toolbox not in TOOLBOXES:
             out.append(f"toolbox: expected one of {TOOLBOXES}, got {self.toolbox!r}")
+        if not isinstance(self.data_size_mb, int) or isinstance(self.data_size_mb, bool) or \
+                not (self.data_size_mb == 0 or self.data_size_mb >= MIN_DATA_MB):
+            out.append(f"data_size_mb: expected 0 (a host folder) or an integer >= {MIN_DATA_MB}, got {self.data_size_mb!r}")
         return out
 
     @property
@@ -83,6 +87,7 @@ class OdpmRail:
 
 ABIS = {"arm64-v8a": "aarch64", "x86_64": "x86_64"}      # preset ABI -> ELF machine it runs natively
 TOOLBOXES = ("toybox", "busybox")
+MIN_DATA_MB = 8                  # an ext4 with its journal and inode tables, and room for a deploy
 
 
 _GIB = 1024 ** 3

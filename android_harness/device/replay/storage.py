@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from android_harness.device.disk_space import append_whole
 from android_harness.device.errors import ReplayStoreError, StorageFullError
 
 MAGIC = b"ECR1"
@@ -169,7 +170,7 @@ class StorageTier:
             by_label.setdefault(label, []).append(_HEAD.pack(MAGIC, zlib.crc32(body)) + body)
         for label, recs in by_label.items():
             fd = self._fd(label)
-            os.write(fd, b"".join(recs))
+            append_whole(fd, _class_file(self.root, label), b"".join(recs))   # whole records or none
             offsets = self._offsets.setdefault(label, [])
             end = self._ends.get(label, 0)
             offsets.extend(end + j * self.fmt.record_size for j in range(len(recs)))

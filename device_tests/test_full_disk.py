@@ -1,0 +1,178 @@
+"""A full disk on the phone (issue: faults and bad input), end to end through ``run_experiment``: a virtual
+phone whose /data is a 64 MiB ext4 partition (preset field ``data_size_mb``: ``df`` reports it and a write
+past it fails with the kernel's ENOSPC), once as a stock phone (native runner) and once termux-style
+(Python runner, ONNX Runtime), both through the persistent runner.
+
+- Mid-task: task 1 completes; while task 2 trains, another writer fills the flash. The run fails with the
+  one-line cause (``No space left on device on <path>: free X, needed Y``), the session is not relaunched,
+  events.jsonl holds whole lines only, the persistent runner lives on; once space is freed, the resumed run
+  completes on the same runner and equals the host trainer exactly (no committed event or sample lost).
+- Before a session: with less free space than a session will write, the run is refused before anything
+  starts (precheck, the same one-line cause), and no session folder appears.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from android_harness import vphone
+from android_harness.adb import Adb, ServerAddress
+from android_harness.android_device import AndroidDevice
+from android_harness.power import detached
+from android_harness.shell_quote import quote
+from android_harness.storage_space import parse_df_available
+from android_harness.vphone.manager import remove_home
+from android_harness.vphone.presets import DEFAULT_PRESET, PYTHON_PRESET
+from pipeline.config import ExperimentSpec, parse_spec
+from pipeline.device_run import prepare_device_run
+from pipeline.errors import SessionError
+from pipeline.experiment import run_experiment
+from pipeline.run_journal import RunJournal
+from tests._host_conformance import assert_conforms_to_host
+from tests._small_disk import NO_SPACE, whole_files_only
+
+pytestmark = pytest.mark.timeout(600)
+DATA_MB = 64
+GAUGE_PERIOD_S = 0.5          # as conftest's vphones
+# runner kind the run must use -> (vphone preset, export runtime)
+PHONES = {"native": (DEFAULT_PRESET, "executorch"), "python": (PYTHON_PRESET, "ort")}
+# a task trains ~0.7 s after its task_start event (native under qemu ~18 ms an epoch, Python/ORT ~8 ms), many
+# times what the phone-side watcher takes to see that event and stop the runner (~50 ms)
+EPOCHS = {"native": 40, "python": 100}
+
+
+@pytest.fixture(scope="module", params=sorted(PHONES))
+def small_phone(request: pytest.FixtureRequest, adb_server: ServerAddress,
+                edgecl_home: Path) -> Iterator[tuple[AndroidDevice, str]]:
+    """(a vphone whose flash is DATA_MB MiB, the runner kind its sessions use)."""
+    if os.environ.get("ANDROID_SERIAL"):
+        pytest.skip("a real phone's flash cannot be made small; these run on a virtual phone")
+    preset, _ = PHONES[request.param]
+    info = vphone.start(preset=preset, server=adb_server, base=edgecl_home, home=edgecl_home / f"small-{preset}",
+                        overrides={"data_size_mb": DATA_MB, "gauge_period_s": GAUGE_PERIOD_S})
+    try:
+        device = AndroidDevice(Adb(info.serial, adb_server))
+        size_kb = int(device.shell(f"df -k {quote(device.storage_path())}").stdout.split()[-5])
+        assert size_kb <= DATA_MB * 1024, f"the phone's flash is {size_kb} KiB, not a {DATA_MB} MiB partition"
+        yield device, request.param
+    finally:
+        vphone.stop(info, adb_server, base=edgecl_home)
+        remove_home(info)
+
+
+def spec_for(kind: str) -> ExperimentSpec:
+    return parse_spec({"name": f"full-{kind}", "seed": 0,
+                       "data": {"kind": "digits", "tasks": 2, "classes_per_task": 2, "max_train_per_class": 60},
+                       "model": {"kind": "mlp", "hidden": [32]},
+                       "train": {"method": "er", "epochs": EPOCHS[kind], "batch_size": 32, "lr": 0.05},
+                       "replay": {"em_size": 40, "sb_size": 120},
+                       "export": {"runtime": PHONES[kind][1]}, "device": {"trace": True}, "power": {"enabled": False}})
+
+
+def free_bytes(device: AndroidDevice) -> int:
+    free = parse_df_available(device.shell(f"df -k {quote(device.storage_path())}").stdout)
+    assert free is not None
+    return free
+
+
+def filler(device: AndroidDevice) -> str:
+    """Another app's files (this prefix) on the same partition, outside edgecl's storage root."""
+    return device.storage_path().rsplit("/", 1)[0] + "/filler"
+
+
+def remove_filler(device: AndroidDevice) -> None:
+    device.shell(f"rm -f {quote(filler(device))}*")
+
+
+def device_events(device: AndroidDevice, sid: str, local: Path) -> tuple[bytes, list[dict]]:
+    """events.jsonl as it is on the phone, byte for byte, and its events (a torn line fails here)."""
+    device.pull(device.storage_path("sessions", sid, "events.jsonl"), local)
+    raw = local.read_bytes()
+    return raw, [json.loads(line) for line in raw.decode().splitlines()]
+
+
+def fill_when_task_starts(device: AndroidDevice, sid: str) -> None:
+    """On the phone, detached: once session ``sid`` reports ``task_start``, stop its runner, fill the flash
+    to the last block (dd until ENOSPC, in 64 KiB then 1 KiB blocks), and let the runner go on: its next
+    write, whatever it is (an event line, a replay record, a checkpoint), meets a full disk. Returns once
+    the watcher runs (the shell waits for its marker: adbd hangs up a shell's jobs when it ends)."""
+    events = device.storage_path("sessions", sid, "events.jsonl")
+    pid = device.storage_path("sessions", sid, "runner.pid")
+    armed = filler(device) + ".armed"
+    script = (f"touch {quote(armed)}; i=0; while ! grep -q '\"type\":\"task_start\"' {quote(events)} 2>/dev/null && "
+              f"[ $i -lt 2400 ]; do sleep 0.05; i=$((i+1)); done; r=$(cat {quote(pid)}); kill -STOP $r; "
+              f"dd if=/dev/zero of={quote(filler(device))} bs=65536 2>/dev/null; "
+              f"dd if=/dev/zero of={quote(filler(device) + '.1k')} bs=1024 2>/dev/null; kill -CONT $r")
+    device.shell(detached(f"sh -c {quote(script)}", "/dev/null") +
+                 f"\ni=0; while [ ! -f {quote(armed)} ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done; "
+                 f"test -f {quote(armed)}")
+
+
+def server_pid(device: AndroidDevice) -> int:
+    return int(device.shell(f"cat {quote(device.storage_path('runner/server.pid'))}").stdout.strip())
+
+
+def test_a_disk_filled_mid_task_is_one_clear_error_and_the_run_resumes_losing_nothing(
+        small_phone: tuple[AndroidDevice, str], tmp_path: Path) -> None:
+    device, kind = small_phone
+    spec = spec_for(kind)
+    remove_filler(device)
+    journal = RunJournal.create(tmp_path, spec.name)
+    sid0, sid1 = journal.session_id(0), journal.session_id(1)
+    fill_when_task_starts(device, sid1)
+    with pytest.raises(SessionError) as err:
+        run_experiment(spec, device, tmp_path, progress=False, journal=journal)
+    message = str(err.value)
+    # the cause, in one line, naming the device path, what was free and what was needed
+    assert "\n" not in message and err.value.exit_code == 1
+    assert f"task 2: runner ended with status error: {NO_SPACE}{device.storage_path()}/" in message, message
+    assert ": free " in message and ", needed " in message, message
+    assert free_bytes(device) <= 64 * 1024                       # the flash really is full (but for the reserve freed)
+    result = json.loads((journal.folder / "sessions" / sid1 / "result.json").read_text())
+    assert result["status"] == "error" and result["error"].startswith(NO_SPACE) and result["error"] in message
+    # whole lines only, nothing the host read is missing, one launch (a deterministic failure is not relaunched)
+    raw, events = device_events(device, sid1, tmp_path / "device-events.jsonl")
+    assert raw.endswith(b"\n") and [e["seq"] for e in events] == list(range(len(events)))
+    assert (journal.folder / "sessions" / sid1 / "events.jsonl").read_bytes() == raw
+    assert [e["type"] for e in events].count("session_start") == 1
+    assert "task_start" in [e["type"] for e in events] and "task_end" not in [e["type"] for e in events]  # mid-task
+    assert [e["type"] for e in events[-2:]] == ["error", "session_end"] and events[-2]["message"] == result["error"]
+    whole_files_only(journal.folder / "sessions" / sid1)       # the pulled folder: whole traces and checkpoints, no reserve
+    # the persistent runner served task 1, failed task 2 and is still alive
+    pid = server_pid(device)
+    assert int((journal.folder / "sessions" / sid0 / "runner.pid").read_text()) == pid
+    assert device.shell(f"kill -0 {pid} && echo alive").stdout.strip() == "alive"
+    # space again: the run resumes from task 2 on the same runner, and equals the host trainer exactly
+    remove_filler(device)
+    folder = run_experiment(spec, device, tmp_path, progress=False, journal=RunJournal(journal.folder))
+    assert int((folder / "sessions" / sid1 / "runner.pid").read_text()) == pid == server_pid(device)
+    assert json.loads((folder / "sessions" / sid1 / "result.json").read_text())["status"] == "ok"
+    assert json.loads((folder / "env.json").read_text())["runner"] == kind
+    assert_conforms_to_host(spec, folder, tmp_path / "host")
+
+
+def test_a_session_that_would_not_fit_is_refused_before_it_starts(small_phone: tuple[AndroidDevice, str],
+                                                                  tmp_path: Path) -> None:
+    device, kind = small_phone
+    spec = spec_for(kind)
+    remove_filler(device)
+    prepare_device_run(spec, device, "deploy-only", progress=False)   # what a run pushes is there: only sessions remain
+    leave = 1024 * 1024                                          # < the 4 MB of logs alone a session may write
+    device.shell(f"dd if=/dev/zero of={quote(filler(device))} bs=1048576 count={(free_bytes(device) - leave) // 2**20}"
+                 f" 2>/dev/null; true")
+    free = free_bytes(device)
+    assert leave <= free < leave + 2**20
+    journal = RunJournal.create(tmp_path, spec.name)
+    try:
+        with pytest.raises(SessionError) as err:
+            run_experiment(spec, device, tmp_path, progress=False, journal=journal)
+    finally:
+        remove_filler(device)
+    assert err.value.phase == "precheck" and "\n" not in str(err.value)
+    assert f"precheck: {NO_SPACE}{device.storage_path()}: free {free / 1e6:.1f} MB, needed " in str(err.value)
+    sessions = device.shell(f"ls {quote(device.storage_path('sessions'))} 2>/dev/null; true").stdout.split()
+    assert journal.session_id(0) not in sessions                 # refused before a session folder was made

@@ -1,0 +1,55 @@
+"""A small disk for the runners' full-disk tests (host only): a bubblewrap tmpfs holding a copy of a
+storage root, filled to leave an exact number of bytes, and the checks that nothing torn is left."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from android_harness.device.checkpoint import load_checkpoint
+from tests._native_bins import missing_system_package
+
+NO_SPACE = "No space left on device on "
+DISK_BYTES = 64 * 1024 * 1024  # the tmpfs; a filler file then leaves exactly `free` bytes of it
+BWRAP = shutil.which("bwrap")
+
+
+def on_small_disk(root: Path, runner: str, tmp_path: Path, script: str, free: int) -> tuple[Path, subprocess.CompletedProcess]:
+    """Run `script` (sh; $R is `runner`, $D the storage root) on a tmpfs holding a copy of `root` with
+    `free` bytes left; returns the root's copy as it was afterwards, and the process."""
+    if BWRAP is None:
+        missing_system_package("bubblewrap (Debian bwrap) makes the small disk")
+    disk, out = tmp_path / "disk", tmp_path / "after"
+    disk.mkdir()
+    out.mkdir()
+    prelude = (f'cp -a {root}/. "$D"/ && rm -rf "$D"/runner "$D"/sessions/*/result.json && '
+               f'dd if=/dev/zero of="$D"/filler bs=65536 2>/dev/null; truncate -s -{free} "$D"/filler && sync; ')
+    epilogue = f'; rc=$?; cp -a "$D"/. {out}/; exit $rc'
+    proc = subprocess.run([BWRAP, "--dev-bind", "/", "/", "--size", str(DISK_BYTES), "--tmpfs", str(disk),
+                           "sh", "-c", prelude + script + epilogue],
+                          env={**os.environ, "R": runner, "D": str(disk)}, capture_output=True, text=True,
+                          timeout=600)
+    return out, proc
+
+
+def events_of(folder: Path) -> list[dict]:
+    """Every line of events.jsonl, each a whole JSON object (a torn line fails the test)."""
+    return [json.loads(line) for line in (folder / "events.jsonl").read_text().splitlines()]
+
+
+def whole_files_only(folder: Path) -> None:
+    """No torn line, no half-written checkpoint, no reserve left behind."""
+    events = events_of(folder)
+    assert [e["seq"] for e in events] == list(range(len(events)))
+    if (folder / "trace.jsonl").exists():
+        for line in (folder / "trace.jsonl").read_text().splitlines():
+            json.loads(line)
+    ckpts = folder / "checkpoints"
+    if ckpts.exists():
+        assert not [p.name for p in ckpts.iterdir() if p.name.startswith(".")], "a temp checkpoint was left"
+        for c in ckpts.iterdir():
+            state, arrays = load_checkpoint(str(c))
+            assert state["iteration"] >= 0 and arrays
+    assert not (folder / "runner.reserve").exists()

@@ -1,0 +1,68 @@
+"""The Python runner on a full disk (issue: faults and bad input), as tests/test_native_faults.py checks the
+native one: a bubblewrap tmpfs holding the storage root, filled to leave 0-240 KB, the runner started as on a
+phone (the device zip). One error line `No space left on device on <path>: free X, needed Y` on stderr (and in
+result.json and events.jsonl once the 64 KB reserve fits), whole lines in events.jsonl and trace.jsonl, no
+half-written checkpoint, no reserve left; the persistent runner serves the next session once there is space."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from android_harness.bundle import build_device_zip
+from tests._runner_env import build_root, new_session, small_spec
+from tests._small_disk import NO_SPACE, events_of, on_small_disk, whole_files_only
+
+pytestmark = pytest.mark.timeout(600)
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory):
+    """(spec, storage root with an ORT export, data, `python3 edgecl_device.pyz` as the phone runs it)."""
+    root = tmp_path_factory.mktemp("py-full-root")
+    spec = small_spec("derpp", epochs=2)
+    data = build_root(spec, root, "ort")
+    zip_path = build_device_zip(tmp_path_factory.mktemp("zip"))
+    return spec, root, data, f"{sys.executable} {zip_path}"
+
+
+def _session(env, sid: str, **overrides) -> None:
+    spec, root, data, _ = env
+    new_session(spec, root, data, sid, runtime="ort", trace=True, replay_dir=f"replay/{sid}", overrides=overrides)
+
+
+@pytest.mark.parametrize("free_kb", [0, 40, 66, 100, 240])
+def test_a_full_disk_is_one_clear_error_and_leaves_whole_files(env, tmp_path: Path, free_kb: int) -> None:
+    sid = f"full-{free_kb}"
+    _session(env, sid, checkpoint_every=1, step_event_every=1)
+    out, proc = on_small_disk(env[1], env[3], tmp_path, f'$R run "$D"/sessions/{sid}', free_kb * 1024)
+    folder = out / "sessions" / sid
+    assert proc.returncode == 1, proc.stderr
+    line = next(ln for ln in proc.stderr.splitlines() if NO_SPACE in ln)
+    assert f"{NO_SPACE}{tmp_path / 'disk'}/" in line and ": free " in line and ", needed " in line
+    if free_kb > 64:  # the reserve fitted: the error reached result.json and events.jsonl
+        result = json.loads((folder / "result.json").read_text())
+        assert result["status"] == "error" and NO_SPACE in result["error"] and result["error"] in line
+        events = events_of(folder)
+        assert [e["type"] for e in events[-2:]] == ["error", "session_end"] and events[-2]["message"] == result["error"]
+    whole_files_only(folder)
+
+
+def test_the_served_runner_survives_a_full_disk_and_serves_the_next_session(env, tmp_path: Path) -> None:
+    _session(env, "disk-a", checkpoint_every=1)
+    _session(env, "disk-b")
+    enqueue = 'printf %s "$D/sessions/{0}" > "$D/runner/queue/.{0}.tmp" && mv "$D/runner/queue/.{0}.tmp" "$D/runner/queue/{0}"'
+    wait = 'i=0; while [ ! -f "$D/sessions/{0}/result.json" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done'
+    script = " && ".join([
+        'mkdir -p "$D/runner/queue"', '{ $R serve "$D/runner/queue" 30 2>"$D/server.err" & S=$!; }',
+        enqueue.format("disk-a"), wait.format("disk-a"), 'rm "$D/filler"',
+        enqueue.format("disk-b"), wait.format("disk-b"), 'kill -0 $S', 'echo alive', 'kill $S', 'wait $S; true'])
+    out, proc = on_small_disk(env[1], env[3], tmp_path, script, 100 * 1024)
+    assert proc.returncode == 0 and "alive" in proc.stdout, proc.stderr
+    a = json.loads((out / "sessions" / "disk-a" / "result.json").read_text())
+    b = json.loads((out / "sessions" / "disk-b" / "result.json").read_text())
+    assert a["status"] == "error" and NO_SPACE in a["error"], a
+    assert b["status"] == "ok"
+    whole_files_only(out / "sessions" / "disk-a")
