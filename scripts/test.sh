@@ -29,4 +29,12 @@ export EDGECL_SKTIME_DATA=$PWD/.venv/share/sktime_data
 # the native runner for both ABIs, from the vendored sources (cached by source hash; a few minutes the
 # first time), before the tests so no test times out compiling it
 .venv/bin/edgecl runner build --abi all
-.venv/bin/python -m pytest -q -p no:cacheprovider --durations=25 "$@"
+PYTEST=(.venv/bin/python -m pytest -q -p no:cacheprovider --durations=25)
+if [ $# -gt 0 ]; then exec "${PYTEST[@]}" "$@"; fi
+# host tests on up to 4 cores (a file's tests stay on one worker: module fixtures are built once);
+# device tests one at a time, as they share virtual phones and measure time and energy. Both always run.
+workers=$(( $(nproc) < 4 ? $(nproc) : 4 ))
+rc=0
+"${PYTEST[@]}" -n "$workers" --dist loadfile tests || rc=$?
+"${PYTEST[@]}" device_tests || rc=$((rc ? rc : $?))
+exit $rc
