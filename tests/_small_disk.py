@@ -34,6 +34,20 @@ def on_small_disk(root: Path, runner: str, tmp_path: Path, script: str, free: in
     return out, proc
 
 
+def assert_one_full_disk_error(proc: subprocess.CompletedProcess, folder: Path, disk: Path, free_kb: int) -> None:
+    """The run failed with the one-line cause naming a path on ``disk``; where the 64 KB reserve fitted,
+    that line is also result.json's error and the last events' (error, session_end); no torn file."""
+    assert proc.returncode == 1, proc.stderr
+    line = next(ln for ln in proc.stderr.splitlines() if NO_SPACE in ln)
+    assert f"{NO_SPACE}{disk}/" in line and ": free " in line and ", needed " in line
+    if free_kb > 64:
+        result = json.loads((folder / "result.json").read_text())
+        assert result["status"] == "error" and NO_SPACE in result["error"] and result["error"] in line
+        events = events_of(folder)
+        assert [e["type"] for e in events[-2:]] == ["error", "session_end"] and events[-2]["message"] == result["error"]
+    whole_files_only(folder)
+
+
 def events_of(folder: Path) -> list[dict]:
     """Every line of events.jsonl, each a whole JSON object (a torn line fails the test)."""
     return [json.loads(line) for line in (folder / "events.jsonl").read_text().splitlines()]

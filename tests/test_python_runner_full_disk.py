@@ -13,7 +13,7 @@ import pytest
 
 from android_harness.bundle import build_device_zip
 from tests._runner_env import build_root, new_session, small_spec
-from tests._small_disk import NO_SPACE, events_of, on_small_disk, whole_files_only
+from tests._small_disk import NO_SPACE, assert_one_full_disk_error, on_small_disk, whole_files_only
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -38,16 +38,7 @@ def test_a_full_disk_is_one_clear_error_and_leaves_whole_files(env, tmp_path: Pa
     sid = f"full-{free_kb}"
     _session(env, sid, checkpoint_every=1, step_event_every=1)
     out, proc = on_small_disk(env[1], env[3], tmp_path, f'$R run "$D"/sessions/{sid}', free_kb * 1024)
-    folder = out / "sessions" / sid
-    assert proc.returncode == 1, proc.stderr
-    line = next(ln for ln in proc.stderr.splitlines() if NO_SPACE in ln)
-    assert f"{NO_SPACE}{tmp_path / 'disk'}/" in line and ": free " in line and ", needed " in line
-    if free_kb > 64:  # the reserve fitted: the error reached result.json and events.jsonl
-        result = json.loads((folder / "result.json").read_text())
-        assert result["status"] == "error" and NO_SPACE in result["error"] and result["error"] in line
-        events = events_of(folder)
-        assert [e["type"] for e in events[-2:]] == ["error", "session_end"] and events[-2]["message"] == result["error"]
-    whole_files_only(folder)
+    assert_one_full_disk_error(proc, out / "sessions" / sid, tmp_path / "disk", free_kb)
 
 
 def test_the_served_runner_survives_a_full_disk_and_serves_the_next_session(env, tmp_path: Path) -> None:
