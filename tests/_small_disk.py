@@ -48,6 +48,25 @@ def assert_one_full_disk_error(proc: subprocess.CompletedProcess, folder: Path, 
     whole_files_only(folder)
 
 
+def assert_served_runner_survives(root: Path, runner: str, runner_ref: str, tmp_path: Path) -> None:
+    """Sessions ``disk-a`` (fails: 100 KB free) then ``disk-b`` (the filler removed) on one served
+    runner: a fails with the one-line cause and leaves whole files, b is served, the runner lives.
+    ``runner_ref``: how the script names the runner (``"$R"``, or ``$R`` for a command with arguments)."""
+    enqueue = 'printf %s "$D/sessions/{0}" > "$D/runner/queue/.{0}.tmp" && mv "$D/runner/queue/.{0}.tmp" "$D/runner/queue/{0}"'
+    wait = 'i=0; while [ ! -f "$D/sessions/{0}/result.json" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done'
+    script = " && ".join([
+        'mkdir -p "$D/runner/queue"', f'{{ {runner_ref} serve "$D/runner/queue" 30 2>"$D/server.err" & S=$!; }}',
+        enqueue.format("disk-a"), wait.format("disk-a"), 'rm "$D/filler"',
+        enqueue.format("disk-b"), wait.format("disk-b"), 'kill -0 $S', 'echo alive', 'kill $S', 'wait $S; true'])
+    out, proc = on_small_disk(root, runner, tmp_path, script, 100 * 1024)
+    assert proc.returncode == 0 and "alive" in proc.stdout, proc.stderr
+    a = json.loads((out / "sessions" / "disk-a" / "result.json").read_text())
+    b = json.loads((out / "sessions" / "disk-b" / "result.json").read_text())
+    assert a["status"] == "error" and NO_SPACE in a["error"], a
+    assert b["status"] == "ok"
+    whole_files_only(out / "sessions" / "disk-a")
+
+
 def events_of(folder: Path) -> list[dict]:
     """Every line of events.jsonl, each a whole JSON object (a torn line fails the test)."""
     return [json.loads(line) for line in (folder / "events.jsonl").read_text().splitlines()]

@@ -23,7 +23,8 @@ import pytest
 
 from tests._native_bins import runner_binary
 from tests._runner_env import executorch_env, traced_session
-from tests._small_disk import NO_SPACE, assert_one_full_disk_error, events_of, on_small_disk, whole_files_only
+from tests._small_disk import (NO_SPACE, assert_one_full_disk_error, assert_served_runner_survives, events_of,
+                              on_small_disk, whole_files_only)
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 ABI = "x86_64"
@@ -80,7 +81,7 @@ def _wait(pred, what: str, timeout: float = 120.0) -> None:
         time.sleep(0.02)
 
 
-def test_the_served_runner_survives_a_corrupted_program_and_serves_the_nexttraced_session(env) -> None:
+def test_the_served_runner_survives_a_corrupted_program_and_serves_the_next_session(env) -> None:
     _, root, _, binary = env
     _corrupt_copy(root, "corrupt-served", 16)
     bad = traced_session(env, "served-bad", model_dir="models/corrupt-served")
@@ -133,19 +134,7 @@ def test_a_checkpoint_that_does_not_fit_is_refused_before_a_byte_is_written(env,
     whole_files_only(folder)
 
 
-def test_the_served_runner_survives_a_full_disk_and_serves_the_nexttraced_session(env, tmp_path: Path) -> None:
+def test_the_served_runner_survives_a_full_disk_and_serves_the_next_session(env, tmp_path: Path) -> None:
     traced_session(env, "disk-a", checkpoint_every=1)
     traced_session(env, "disk-b")
-    enqueue = 'printf %s "$D/sessions/{0}" > "$D/runner/queue/.{0}.tmp" && mv "$D/runner/queue/.{0}.tmp" "$D/runner/queue/{0}"'
-    wait = 'i=0; while [ ! -f "$D/sessions/{0}/result.json" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done'
-    script = " && ".join([
-        'mkdir -p "$D/runner/queue"', '{ "$R" serve "$D/runner/queue" 30 2>"$D/server.err" & S=$!; }',
-        enqueue.format("disk-a"), wait.format("disk-a"), 'rm "$D/filler"',
-        enqueue.format("disk-b"), wait.format("disk-b"), 'kill -0 $S', 'echo alive', 'kill $S', 'wait $S; true'])
-    out, proc = _on_small_disk(env, tmp_path, script, 100 * 1024)
-    assert proc.returncode == 0 and "alive" in proc.stdout, proc.stderr
-    a = json.loads((out / "sessions" / "disk-a" / "result.json").read_text())
-    b = json.loads((out / "sessions" / "disk-b" / "result.json").read_text())
-    assert a["status"] == "error" and NO_SPACE in a["error"]
-    assert b["status"] == "ok"
-    whole_files_only(out / "sessions" / "disk-a")
+    assert_served_runner_survives(env[1], str(env[3]), '"$R"', tmp_path)

@@ -5,7 +5,6 @@ result.json and events.jsonl once the 64 KB reserve fits), whole lines in events
 half-written checkpoint, no reserve left; the persistent runner serves the next session once there is space."""
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -13,7 +12,7 @@ import pytest
 
 from android_harness.bundle import build_device_zip
 from tests._runner_env import build_root, new_session, small_spec
-from tests._small_disk import NO_SPACE, assert_one_full_disk_error, on_small_disk, whole_files_only
+from tests._small_disk import assert_one_full_disk_error, assert_served_runner_survives, on_small_disk
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -44,16 +43,4 @@ def test_a_full_disk_is_one_clear_error_and_leaves_whole_files(env, tmp_path: Pa
 def test_the_served_runner_survives_a_full_disk_and_serves_the_next_session(env, tmp_path: Path) -> None:
     _session(env, "disk-a", checkpoint_every=1)
     _session(env, "disk-b")
-    enqueue = 'printf %s "$D/sessions/{0}" > "$D/runner/queue/.{0}.tmp" && mv "$D/runner/queue/.{0}.tmp" "$D/runner/queue/{0}"'
-    wait = 'i=0; while [ ! -f "$D/sessions/{0}/result.json" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done'
-    script = " && ".join([
-        'mkdir -p "$D/runner/queue"', '{ $R serve "$D/runner/queue" 30 2>"$D/server.err" & S=$!; }',
-        enqueue.format("disk-a"), wait.format("disk-a"), 'rm "$D/filler"',
-        enqueue.format("disk-b"), wait.format("disk-b"), 'kill -0 $S', 'echo alive', 'kill $S', 'wait $S; true'])
-    out, proc = on_small_disk(env[1], env[3], tmp_path, script, 100 * 1024)
-    assert proc.returncode == 0 and "alive" in proc.stdout, proc.stderr
-    a = json.loads((out / "sessions" / "disk-a" / "result.json").read_text())
-    b = json.loads((out / "sessions" / "disk-b" / "result.json").read_text())
-    assert a["status"] == "error" and NO_SPACE in a["error"], a
-    assert b["status"] == "ok"
-    whole_files_only(out / "sessions" / "disk-a")
+    assert_served_runner_survives(env[1], env[3], "$R", tmp_path)
