@@ -3,8 +3,9 @@
 Built in a temporary sibling folder, fsynced and renamed into place, so the latest complete
 checkpoint always wins and a kill mid-write leaves only a temporary folder that the next save
 removes; one that would not fit the disk is refused before a byte is written, and a full disk
-part-way removes the temporary folder (docs: the native runner's checkpoint.cpp does the same). Arrays are NumPy ``.npy`` v1 files (``<f4``, ``<i8``, ``|u1``); no generator state is
-ever saved (every stream is keyed by where it is used).
+part-way removes the temporary folder (as the native runner's checkpoint.cpp does). Arrays are
+NumPy ``.npy`` v1 files (``<f4``, ``<i8``, ``|u1``); no generator state is ever saved (every
+stream is keyed by where it is used).
 """
 from __future__ import annotations
 
