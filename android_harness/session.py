@@ -174,13 +174,14 @@ class SessionDriver:
         serve = " ".join(quote(a) for a in self.runner.argv(d.storage_path(self.runner.remote), "serve", queue,
                                                             f"{SERVER_IDLE_S:g}"))
         entry, tmp = f"{queue}/{session_id}", f"{queue}/.{session_id}.tmp"
+        host_tmp = f"{rdir}/.runner.pid.host"  # never runner.pid.tmp: the server writes that one at the same moment
         tries = int(START_TIMEOUT_S / 0.1)
         live = f"kill -0 $(cat {quote(pid_file)} 2>/dev/null || echo x) 2>/dev/null"
         d.shell(f"{prelude}rm -f {quote(rdir + '/runner.pid')} && mkdir -p {quote(queue)} && "
                 f"printf %s {quote(rdir)} > {quote(tmp)} && mv -f {quote(tmp)} {quote(entry)} && cd {quote(d.profile.storage_root)} || exit 1\n"
                 f"if ! {live}; then {detached(serve, d.storage_path('runner/server.log'))}\n"
                 f"i=0; while ! {live} && [ $i -lt {tries} ]; do sleep 0.1; i=$((i + 1)); done; fi\n"
-                f"{live} && cat {quote(pid_file)} > {quote(rdir + '/runner.pid.tmp')} && mv -f {quote(rdir + '/runner.pid.tmp')} {quote(rdir + '/runner.pid')}; true",
+                f"{live} && cat {quote(pid_file)} > {quote(host_tmp)} && mv -f {quote(host_tmp)} {quote(rdir + '/runner.pid')}; true",
                 timeout=START_TIMEOUT_S + 20)
         return self._attach_started(session_id, d.storage_path("runner/server.log"), "the persistent runner")
 

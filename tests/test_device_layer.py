@@ -222,3 +222,60 @@ def test_events_created_between_the_size_check_and_the_tail_are_not_missing() ->
     p = driver.poll(handle)
     assert [e["seq"] for e in p.events] == [0] and p.events_size == len(line) and not p.truncated
     assert _Watchdog().check(handle, p) is None
+
+
+class _LocalShellDevice:
+    """Runs the host's shell text in /bin/sh under a local storage root (the device's own shell semantics)."""
+
+    serial = "local-sh"
+
+    def __init__(self, root: Path) -> None:
+        from types import SimpleNamespace
+        self.root = root
+        self.profile = SimpleNamespace(storage_root=str(root))
+
+    def storage_path(self, *parts: str) -> str:
+        return str(self.root.joinpath(*parts))
+
+    def shell(self, cmd: str, **kw) -> _ShellOutput:
+        out = subprocess.run(["sh", "-c", cmd], capture_output=True, text=True, timeout=60)
+        reply = _ShellOutput(out.stdout)
+        reply.stderr, reply.exit_code = out.stderr, out.returncode
+        return reply
+
+
+def test_the_host_and_a_serving_runner_writing_runner_pid_together_never_collide(tmp_path: Path) -> None:
+    """A served submit copies server.pid into the session's runner.pid while the server, taking the
+    session, writes runner.pid itself (temp then rename). They shared the temp name runner.pid.tmp, so
+    one's rename took the other's file and the runner died with FileNotFoundError (a CI failure)."""
+    import threading
+    from android_harness.device.fileio import write_text_atomic
+    from android_harness.runner_choice import RunnerChoice
+    from android_harness.session import SERVER_PID, SessionDriver
+
+    device = _LocalShellDevice(tmp_path)
+    (tmp_path / "runner").mkdir()
+    (tmp_path / SERVER_PID).write_text(str(os.getpid()))   # a live "server" so the submit starts none
+    session = tmp_path / "sessions" / "s"
+    session.mkdir(parents=True)
+    driver = SessionDriver(device, served=True, runner=RunnerChoice("native", "runner/edgecl-runner"))
+    stop, errors = threading.Event(), []
+
+    def server() -> None:
+        while not stop.is_set():
+            try:
+                write_text_atomic(session / "runner.pid", str(os.getpid()))
+            except OSError as exc:
+                errors.append(exc)
+                return
+
+    thread = threading.Thread(target=server)
+    thread.start()
+    try:
+        for _ in range(40):
+            driver._submit("s", "")
+    finally:
+        stop.set()
+        thread.join()
+    assert not errors, errors[0]
+    assert (session / "runner.pid").read_text() == str(os.getpid())
