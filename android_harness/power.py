@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Iterator
 from android_harness.battery_parse import BatteryState, parse_dumpsys_battery
 from android_harness.power_shell import shell_sampler_script
 from android_harness.rail_parse import RailSnapshot, parse_rails
-from android_harness.shell_quote import quote
+from android_harness.shell_quote import detached, quote
 from android_harness.errors import AdbError, DeviceError, PowerError
 
 if TYPE_CHECKING:
@@ -46,14 +46,6 @@ RENEW_S = 15.0
 DRAIN_REFRESHES = 2            # gauge refreshes sampled past the end (a gauge reports a period late)
 DRAIN_MAX_S = 40.0
 RAIL_PERIOD_S = 1.0
-
-
-def detached(cmd: str, log_file: str) -> str:
-    """Shell text that runs ``cmd`` in its own session (adbd hangs up the shell's process group when
-    the stream closes), immune to SIGHUP, with no terminal fds held open."""
-    tail = f" >{quote(log_file)} 2>&1 </dev/null &"
-    return (f"if command -v setsid >/dev/null 2>&1; then setsid nohup {cmd}{tail} "
-            f"else nohup {cmd}{tail} fi")
 
 
 def counter_files(device: "AndroidDevice") -> dict[str, str]:

@@ -25,9 +25,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from android_harness.android_device import AndroidDevice
 from android_harness.device.session_spec import SessionSpec
-from android_harness.power import detached
 from android_harness.runner_choice import RunnerChoice, default_runner
-from android_harness.shell_quote import quote
+from android_harness.shell_quote import detached, quote
 from android_harness.errors import AdbError, AdbTimeout, DeviceError, SessionError
 
 REMOTE_QUEUE = "runner/queue"

@@ -22,8 +22,7 @@ import pytest
 from android_harness import vphone
 from android_harness.adb import Adb, ServerAddress
 from android_harness.android_device import AndroidDevice
-from android_harness.power import detached
-from android_harness.shell_quote import quote
+from android_harness.shell_quote import detached, quote
 from android_harness.storage_space import parse_df_available
 from android_harness.vphone.manager import remove_home
 from android_harness.vphone.presets import DEFAULT_PRESET, PYTHON_PRESET
