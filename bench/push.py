@@ -31,7 +31,7 @@ from android_harness.adb import Adb, ServerAddress, adb_binary, start_private_se
 from android_harness.android_device import AndroidDevice
 from android_harness.deploy import deploy
 from android_harness.vphone.presets import USB2_LINK_MB_S, USB2_LINK_SOURCE
-from results_io import command_line, write_results_json, write_section
+from results_io import command_line, load_row, write_results_json, write_section
 from android_harness.vphone.manager import free_port
 
 GOAL_RATIO = 0.8
@@ -85,8 +85,7 @@ def main() -> None:
         finally:
             server_proc.kill()
             server_proc.wait()
-        rows.append({"name": "host_load_average_1min", "metric": "load", "value": round(os.getloadavg()[0], 2),
-                     "unit": "", "goal": f"{os.cpu_count()} cpus shared with other jobs: absolute times are noisy"})
+        rows.append(load_row(f"{os.cpu_count()} cpus shared with other jobs: absolute times are noisy"))
         rows.append({"name": "deploy_payload", "metric": "size", "value": round(
             sum(f.stat().st_size for f in manifest.parent.rglob("*") if f.is_file()) / 1e6, 1), "unit": "MB",
             "goal": f"{len(json.loads(manifest.read_text())['files']) + 1} files, {args.rounds} alternating rounds, medians"})

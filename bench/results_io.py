@@ -38,6 +38,12 @@ def shared_host() -> str:
             f"{os.getloadavg()[0]:.1f} at the end)")
 
 
+def load_row(goal: str = "") -> dict:
+    """The host's 1-min load average at the end of a run, as a results row (the cores are shared)."""
+    return {"name": "host_load_average_1min", "metric": "load", "value": round(os.getloadavg()[0], 2), "unit": "",
+            "goal": goal}
+
+
 def markers(script: str) -> tuple[str, str]:
     """Start and end markers of ``script``'s section in RESULTS.md (``script`` without ``.py``)."""
     return f"<!-- bench/{script}.py start -->", f"<!-- bench/{script}.py end -->"

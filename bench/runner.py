@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -27,7 +26,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.results_io import write_results_json, write_section  # noqa: E402
+from bench.results_io import load_row, write_results_json, write_section  # noqa: E402
 
 
 def spec_for(model: str, epochs: int):
@@ -196,8 +195,7 @@ def main() -> None:
                 {"name": f"{model}_per_round_ratios (runner/bare; swap on/off)", "metric": "spread", "value": 0, "unit": "",
                  "goal": "diagnostic: " + "; ".join(f"{r / b:.2f}, {s / r:.2f}" for r, b, s in zip(runner, bare, swap))},
             ]
-    rows.append({"name": "host_load_average_1min", "metric": "load", "value": round(os.getloadavg()[0], 2), "unit": "",
-                 "goal": "2 cpus shared with other jobs: absolute times are noisy, ratios are side by side"})
+    rows.append(load_row("2 cpus shared with other jobs: absolute times are noisy, ratios are side by side"))
     write_results_json("runner", command, rows)
     write_md(command, rows, args)
     for row in rows:

@@ -27,7 +27,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
-from results_io import write_results_json, write_section  # noqa: E402
+from results_io import load_row, write_results_json, write_section  # noqa: E402
 LOAD_CODE = ("import sys, time; t = time.perf_counter(); sys.path.insert(0, {zip!r}); {pre}"
              "from android_harness.device.backends import load_backend; load_backend({model!r}); "
              "print(time.perf_counter() - t)")
@@ -122,7 +122,7 @@ def main() -> None:
                 if "load_plain" in med:
                     rows.append({"name": f"{runtime}_backend_load_torch_free", "metric": "ratio_vs_with_torch_import",
                                  "value": round(med["load"] / med["load_plain"], 3), "unit": "x", "goal": ""})
-    rows.append({"name": "host_load_average_1min", "metric": "load", "value": round(os.getloadavg()[0], 2), "unit": "", "goal": ""})
+    rows.append(load_row())
     write_results_json("session_start", command, rows)
     write_md(command, rows, args)
     for row in rows:
