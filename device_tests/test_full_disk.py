@@ -24,7 +24,7 @@ from android_harness.adb import Adb, ServerAddress
 from android_harness.android_device import AndroidDevice
 from android_harness.power import detached
 from android_harness.shell_quote import quote
-from android_harness.storage_space import parse_df_available
+from android_harness.storage_space import parse_df_available, parse_df_size
 from android_harness.vphone.manager import remove_home
 from android_harness.vphone.presets import DEFAULT_PRESET, PYTHON_PRESET
 from pipeline.config import ExperimentSpec, parse_spec
@@ -56,8 +56,8 @@ def small_phone(request: pytest.FixtureRequest, adb_server: ServerAddress,
                         overrides={"data_size_mb": DATA_MB, "gauge_period_s": GAUGE_PERIOD_S})
     try:
         device = AndroidDevice(Adb(info.serial, adb_server))
-        size_kb = int(device.shell(f"df -k {quote(device.storage_path())}").stdout.split()[-5])
-        assert size_kb <= DATA_MB * 1024, f"the phone's flash is {size_kb} KiB, not a {DATA_MB} MiB partition"
+        size = parse_df_size(device.shell(f"df -k {quote(device.storage_path())}").stdout)
+        assert size is not None and size <= DATA_MB * 2**20, f"the phone's flash is {size} bytes, not a {DATA_MB} MiB partition"
         yield device, request.param
     finally:
         vphone.stop(info, adb_server, base=edgecl_home)
