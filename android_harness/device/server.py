@@ -24,7 +24,9 @@ is missing). When a session ends without result.json, the server frees that rese
 session's end into its space: an ``error`` event (phase "server") and ``session_end`` unless the log
 already ends with one, and the session's result (status error, the one-line cause ``No space left on
 device on <path>: free X, needed Y``), so the host reports it at once. It takes the reserve again once
-64 KB are free and serves on. The native runner's server.cpp does the same.
+64 KB are free and serves on. A server started on a disk already full holds none until 64 KB are free
+(the host's precheck refuses a session that will not fit before queueing it). The native runner's
+server.cpp does the same.
 """
 from __future__ import annotations
 
@@ -295,7 +297,9 @@ class Server:
             runner = Runner(session_dir, backend_factory=self.cache.get)
         except Exception as exc:  # unreadable session.json: the host learns it from result.json, as from run
             traceback.print_exc(file=sys.stderr)
-            return error_result(session_dir, f"{type(exc).__name__}: {exc}")
+            result = error_result(session_dir, f"{type(exc).__name__}: {exc}")
+            self._write_end(session_dir, result, phase="setup")
+            return result
         self.current = runner
         try:
             if os.path.exists(os.path.join(session_dir, CANCEL_MARKER)):
@@ -307,9 +311,9 @@ class Server:
             self.cache.drop(runner.spec.resolve(runner.storage_root, runner.spec.model_dir))
         return result
 
-    def _write_end(self, session_dir: str, result: dict) -> None:
-        """The end a session could not write (events, result.json), in the space of the server's reserve;
-        what does not fit even then goes to the server's stderr only."""
+    def _write_end(self, session_dir: str, result: dict, phase: str = "server") -> None:
+        """The end a session could not write (events, result.json; ``phase``: of its error event), in the
+        space of the server's reserve; what does not fit even then goes to the server's stderr only."""
         if self.reserve is not None:
             self.reserve.release()
             self.reserve = None
@@ -319,7 +323,7 @@ class Server:
             log = EventLog(os.path.join(session_dir, "events.jsonl"))
             if log.last_type != "session_end":
                 if error:
-                    log.emit("error", phase="server", message=error)
+                    log.emit("error", phase=phase, message=error)
                 log.emit("session_end", status=result["status"])
             log.close()
             write_result(session_dir, result)
