@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from android_harness.device.checkpoint import latest_checkpoint, load_checkpoint
-from android_harness.device.events import read_events
+from android_harness.device.events import EventLog, read_events
 from android_harness.device.runner import Runner
 from android_harness.device.server import CANCEL_MARKER, SERVER_PID, SERVER_RESERVE, SERVER_STATE
 from tests._runner_env import new_session, ort_env
@@ -168,3 +168,20 @@ def test_an_unreadable_session_json_is_its_error_and_the_next_session_is_served(
     events, _ = read_events(str(bad / "events.jsonl"))
     assert [(e["type"], e.get("phase")) for e in events] == [("error", "setup"), ("session_end", None)]
     assert events[0]["message"] == r_bad["error"] and r_good["status"] == "ok"
+
+
+def test_the_event_log_knows_its_last_type_after_a_torn_line(tmp_path: Path) -> None:
+    """What the server's _write_end reads to write session_end only once (events.cpp's last_type())."""
+    path = tmp_path / "events.jsonl"
+    log = EventLog(str(path))
+    assert log.last_type is None
+    log.emit("session_start")
+    log.emit("step", loss=0.5)
+    log.close()
+    with open(path, "a") as f:
+        f.write('{"seq": 2, "t": 1.0, "ty')                 # killed mid-write
+    log = EventLog(str(path))
+    assert (log.next_seq, log.last_type) == (2, "step")
+    log.emit("session_end", status="ok")
+    assert log.last_type == "session_end"
+    log.close()

@@ -145,7 +145,8 @@ class Server {
   /// what does not fit even then goes to the server's stderr only.
   void write_end(const std::string& session, const SessionOutcome& out) {
     reserve_.reset();  // frees its space for the writes below
-    const OrderedJson error = out.result.is_object() ? out.result.value("error", OrderedJson(nullptr)) : OrderedJson(nullptr);
+    const OrderedJson none(nullptr);
+    const OrderedJson error = out.result.is_object() ? out.result.value("error", none) : none;
     const std::string cause = error.is_string() ? error.get<std::string>() : out.status;
     std::fprintf(stderr, "edgecl-runner: %s: %s\n", session.c_str(), cause.c_str());
     Error err;
@@ -164,8 +165,12 @@ class Server {
       if (err.ok()) err = (*log)->emit("session_end", end);
     }
     if (log.ok()) log.get().reset();
-    if (err.ok()) err = write_file_atomic(join_path(session, "result.json"), to_json_text(out.result, JsonStyle::kIndent1));
-    if (!err.ok()) std::fprintf(stderr, "edgecl-runner: %s: its end was not written: %s\n", session.c_str(), err.message().c_str());
+    if (err.ok()) {
+      err = write_file_atomic(join_path(session, "result.json"), to_json_text(out.result, JsonStyle::kIndent1));
+    }
+    if (!err.ok()) {
+      std::fprintf(stderr, "edgecl-runner: %s: its end was not written: %s\n", session.c_str(), err.message().c_str());
+    }
     keep_reserve(true);
   }
 
@@ -246,7 +251,8 @@ class Server {
       return;
     }
     keep_reserve(true);
-    write_file_atomic(join_path(session, "runner.pid"), std::to_string(::getpid()));  // full disk: the host's copy stands
+    // On a full disk this fails and the host's copy (the same pid) stands.
+    write_file_atomic(join_path(session, "runner.pid"), std::to_string(::getpid()));
     std::fflush(stderr);
     const int saved = ::dup(2);
     const int log = ::open(join_path(session, "runner.log").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
