@@ -9,11 +9,17 @@ past it fails with the kernel's ENOSPC), once as a stock phone (native runner) a
   completes on the same runner and equals the host trainer exactly (no committed event or sample lost).
 - Before a session: with less free space than a session will write, the run is refused before anything
   starts (precheck, the same one-line cause), and no session folder appears.
+- Between the precheck and the persistent runner taking the session (the runner stopped while the host
+  queues the session, the flash filled, the runner continued): the session cannot make its own reserve,
+  the runner writes its end from its ``runner/server.reserve``, and the run fails at once (not at the
+  300 s silence limit) with the one-line cause; once space is freed the resumed run completes on the
+  same runner.
 """
 from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 from typing import Iterator
 
@@ -23,7 +29,7 @@ from android_harness import vphone
 from android_harness.adb import Adb, ServerAddress
 from android_harness.android_device import AndroidDevice
 from android_harness.shell_quote import detached, quote
-from android_harness.storage_space import parse_df_available
+from android_harness.storage_space import parse_df_available, parse_df_size
 from android_harness.vphone.manager import remove_home
 from android_harness.vphone.presets import DEFAULT_PRESET, PYTHON_PRESET
 from pipeline.config import ExperimentSpec, parse_spec
@@ -55,8 +61,8 @@ def small_phone(request: pytest.FixtureRequest, adb_server: ServerAddress,
                         overrides={"data_size_mb": DATA_MB, "gauge_period_s": GAUGE_PERIOD_S})
     try:
         device = AndroidDevice(Adb(info.serial, adb_server))
-        size_kb = int(device.shell(f"df -k {quote(device.storage_path())}").stdout.split()[-5])
-        assert size_kb <= DATA_MB * 1024, f"the phone's flash is {size_kb} KiB, not a {DATA_MB} MiB partition"
+        size = parse_df_size(device.shell(f"df -k {quote(device.storage_path())}").stdout)
+        assert size is not None and size <= DATA_MB * 2**20, f"the phone's flash is {size} bytes, not a {DATA_MB} MiB partition"
         yield device, request.param
     finally:
         vphone.stop(info, adb_server, base=edgecl_home)
@@ -106,6 +112,38 @@ def fill_when_task_starts(device: AndroidDevice, sid: str) -> None:
               f"[ $i -lt 2400 ]; do sleep 0.05; i=$((i+1)); done; r=$(cat {quote(pid)}); kill -STOP $r; "
               f"dd if=/dev/zero of={quote(filler(device))} bs=65536 2>/dev/null; "
               f"dd if=/dev/zero of={quote(filler(device) + '.1k')} bs=1024 2>/dev/null; kill -CONT $r")
+    device.shell(detached(f"sh -c {quote(script)}", "/dev/null") +
+                 f"\ni=0; while [ ! -f {quote(armed)} ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done; "
+                 f"test -f {quote(armed)}")
+
+
+def stopped_server(device: AndroidDevice, spec: ExperimentSpec) -> int:
+    """The phone's persistent runner (deployed, started as the host's submit starts it when none is live),
+    once it holds its reserve, stopped (SIGSTOP): the host's next submit queues to it (``kill -0`` sees it
+    live) and nothing takes the entry until it is continued. Returns its pid."""
+    runner = prepare_device_run(spec, device, "deploy-only", progress=False).runner
+    assert runner is not None
+    pid_file, reserve = device.storage_path("runner/server.pid"), device.storage_path("runner/server.reserve")
+    serve = " ".join(quote(a) for a in runner.argv(device.storage_path(runner.remote), "serve",
+                                                   device.storage_path("runner/queue"), "120"))
+    live = f"kill -0 $(cat {quote(pid_file)} 2>/dev/null || echo x) 2>/dev/null"
+    device.shell(f"mkdir -p {quote(device.storage_path('runner/queue'))} && cd {quote(device.storage_path())} || exit 1\n"
+                 f"if ! {live}; then {detached(serve, device.storage_path('runner/server.log'))}\nfi\n"
+                 f"i=0; until [ \"$(cat {quote(reserve)} 2>/dev/null | wc -c)\" = 65536 ] || [ $i -gt 300 ]; do sleep 0.1; "
+                 f"i=$((i+1)); done; kill -STOP $(cat {quote(pid_file)})")
+    return server_pid(device)
+
+
+def fill_when_queued(device: AndroidDevice, sid: str) -> None:
+    """On the phone, detached: once the host has queued session ``sid`` (its queue entry and runner.pid are
+    there), fill the flash to the last block and continue the stopped persistent runner, which then takes
+    the session on a full disk. Returns once the watcher runs."""
+    entry, pid = device.storage_path("runner/queue", sid), device.storage_path("sessions", sid, "runner.pid")
+    armed = filler(device) + ".armed"
+    script = (f"touch {quote(armed)}; i=0; while {{ [ ! -f {quote(entry)} ] || [ ! -s {quote(pid)} ]; }} && [ $i -lt 2400 ]; "
+              f"do sleep 0.05; i=$((i+1)); done; dd if=/dev/zero of={quote(filler(device))} bs=65536 2>/dev/null; "
+              f"dd if=/dev/zero of={quote(filler(device) + '.1k')} bs=1024 2>/dev/null; "
+              f"kill -CONT $(cat {quote(device.storage_path('runner/server.pid'))})")
     device.shell(detached(f"sh -c {quote(script)}", "/dev/null") +
                  f"\ni=0; while [ ! -f {quote(armed)} ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done; "
                  f"test -f {quote(armed)}")
@@ -175,3 +213,42 @@ def test_a_session_that_would_not_fit_is_refused_before_it_starts(small_phone: t
     assert f"precheck: {NO_SPACE}{device.storage_path()}: free {free / 1e6:.1f} MB, needed " in str(err.value)
     sessions = device.shell(f"ls {quote(device.storage_path('sessions'))} 2>/dev/null; true").stdout.split()
     assert journal.session_id(0) not in sessions                 # refused before a session folder was made
+
+
+def test_a_disk_filled_before_the_runner_takes_the_session_is_reported_at_once(
+        small_phone: tuple[AndroidDevice, str], tmp_path: Path) -> None:
+    device, kind = small_phone
+    spec = spec_for(kind)
+    remove_filler(device)
+    pid = stopped_server(device, spec)
+    journal = RunJournal.create(tmp_path, spec.name)
+    sid0 = journal.session_id(0)
+    try:
+        fill_when_queued(device, sid0)
+        t0 = time.monotonic()
+        with pytest.raises(SessionError) as err:
+            run_experiment(spec, device, tmp_path, progress=False, journal=journal)
+        elapsed = time.monotonic() - t0
+        print(f"{kind}: the run failed {elapsed:.1f} s after it started (export, deploy check, precheck, queue)")
+    finally:
+        device.shell(f"kill -CONT {pid}; true")
+    # the one-line cause, the same from both runners: the claim's unlink of the queue entry freed one 1 KiB
+    # block of the ext4 flash, all the session had
+    cause = (f"{NO_SPACE}{device.storage_path()}/sessions/{sid0}/runner.reserve: free 1024 bytes, needed 64.0 KB "
+             "(the session's error reserve)")
+    assert str(err.value) == f"session {sid0} died: task 1: runner ended with status error: {cause}"
+    assert err.value.exit_code == 1
+    assert elapsed < 60, f"reported after {elapsed:.0f} s"     # the watchdog's silence limit is 300 s
+    result = json.loads((journal.folder / "sessions" / sid0 / "result.json").read_text())
+    assert result["status"] == "error" and result["error"] == cause
+    _, events = device_events(device, sid0, tmp_path / "device-events.jsonl")
+    assert [e["type"] for e in events] == ["error", "session_end"] and events[0]["message"] == result["error"]
+    assert device.shell(f"kill -0 {pid} && echo alive").stdout.strip() == "alive" and server_pid(device) == pid
+    # space again: the server takes its reserve back and the resumed run completes on it
+    remove_filler(device)
+    folder = run_experiment(spec, device, tmp_path, progress=False, journal=RunJournal(journal.folder))
+    for t in range(2):
+        session = folder / "sessions" / journal.session_id(t)
+        assert json.loads((session / "result.json").read_text())["status"] == "ok"
+        assert int((session / "runner.pid").read_text()) == pid
+    assert device.shell(f"wc -c < {quote(device.storage_path('runner/server.reserve'))}").stdout.strip() == "65536"

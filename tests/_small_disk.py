@@ -67,6 +67,53 @@ def assert_served_runner_survives(root: Path, runner: str, runner_ref: str, tmp_
     whole_files_only(out / "sessions" / "disk-a")
 
 
+def assert_a_session_taken_on_a_full_disk_ends_at_once(root: Path, runner: str, runner_ref: str, tmp_path: Path) -> None:
+    """A served runner holding its reserve is stopped (SIGSTOP), ``full-a`` is queued as the host queues it,
+    the disk is filled to its last page, and the runner continued: ``full-a`` (which cannot make its own
+    reserve) ends within seconds with result.json status error naming the path, the free and the needed
+    bytes, and whole events (error, session_end) written from the server's reserve; once the filler is
+    removed the server takes its reserve again and serves ``full-b`` (status ok), lives on, and frees the
+    reserve when it exits idle."""
+    d = tmp_path / "disk"
+    enqueue = ('printf %s "$D/sessions/{0}" > "$D/runner/queue/.{0}.tmp" && mv "$D/runner/queue/.{0}.tmp" '
+               '"$D/runner/queue/{0}" && printf %s $S > "$D/sessions/{0}/runner.pid"')
+    wait = 'i=0; while [ ! -f "$D/sessions/{0}/result.json" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done'
+    reserved = ('i=0; until [ "$(cat "$D/runner/server.reserve" 2>/dev/null | wc -c)" = 65536 ] || [ $i -gt 600 ]; '
+                'do sleep 0.05; i=$((i+1)); done; [ $i -le 600 ]')
+    script = " && ".join([
+        'mkdir -p "$D/runner/queue"', f'{{ {runner_ref} serve "$D/runner/queue" 10 >/dev/null 2>"$D/server.err" & S=$!; }}',
+        reserved, 'kill -STOP $S', enqueue.format("full-a"),
+        # the rest of the disk, to its last page (dd stops at ENOSPC)
+        '{ dd if=/dev/zero of="$D/filler.64k" bs=65536 2>/dev/null; dd if=/dev/zero of="$D/filler.1k" bs=1024 2>/dev/null; true; }',
+        'echo "free_before=$(df -B1 --output=avail "$D" | tail -n 1)"', 't0=$(date +%s%N)', 'kill -CONT $S',
+        wait.format("full-a"), 'echo "ended_ms=$(( ($(date +%s%N) - t0) / 1000000 ))"',
+        'rm "$D"/filler*', reserved, enqueue.format("full-b"), wait.format("full-b"), reserved,
+        'kill -0 $S', 'echo alive', 'wait $S'])  # the idle exit
+    script += '; rc=$?; kill -CONT $S 2>/dev/null; kill -9 $S 2>/dev/null; (exit $rc)'  # a failed step never leaves the server behind
+    out, proc = on_small_disk(root, runner, tmp_path, script, 1024 * 1024)
+    assert proc.returncode == 0 and "alive" in proc.stdout, proc.stdout + proc.stderr
+    said = dict(ln.split("=", 1) for ln in proc.stdout.splitlines() if "=" in ln)
+    assert int(said["free_before"]) == 0, "the disk was not full when the session was taken"
+    ended_ms = int(said["ended_ms"])
+    assert ended_ms < 5000, f"the session taken on a full disk ended after {ended_ms} ms"
+    # the claim's unlink of the queue entry frees one page: that is all the session had
+    message = (f"{NO_SPACE}{d}/sessions/full-a/runner.reserve: free 4096 bytes, needed 64.0 KB "
+               "(the session's error reserve)")
+    a_dir = out / "sessions" / "full-a"
+    a = json.loads((a_dir / "result.json").read_text())
+    assert (a["session_id"], a["status"], a["error"]) == ("full-a", "error", message), a
+    events = events_of(a_dir)
+    assert [(e["seq"], e["type"]) for e in events] == [(0, "error"), (1, "session_end")], events
+    # the session itself (in the page the claim freed, the native runner) or the server (phase "server", the
+    # Python runner, whose traceback took that page first) wrote them: the host reads the same end either way
+    assert events[0]["message"] == message and events[1]["status"] == "error"
+    assert f"edgecl-runner: {d}/sessions/full-a: {message}" in (out / "server.err").read_text()
+    whole_files_only(a_dir)
+    assert json.loads((out / "sessions" / "full-b" / "result.json").read_text())["status"] == "ok"
+    whole_files_only(out / "sessions" / "full-b")
+    assert not (out / "runner" / "server.reserve").exists()  # held while serving (the script waited for it), freed at exit
+
+
 def events_of(folder: Path) -> list[dict]:
     """Every line of events.jsonl, each a whole JSON object (a torn line fails the test)."""
     return [json.loads(line) for line in (folder / "events.jsonl").read_text().splitlines()]

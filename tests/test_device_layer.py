@@ -13,7 +13,7 @@ import pytest
 
 from android_harness.adb import ServerAddress
 from android_harness.deploy import _parse_sha256sum
-from android_harness.storage_space import parse_df_available
+from android_harness.storage_space import parse_df_available, parse_df_size
 from android_harness.profile import infer_convention, parse_getprop, parse_meminfo_total
 from android_harness.shell_quote import join
 from android_harness.rail_parse import parse_power_stats
@@ -59,6 +59,8 @@ def test_parsers() -> None:
     assert parse_meminfo_total("MemTotal:        7823412 kB\nMemFree: 1 kB\n") == 7823412 * 1024
     df = "Filesystem 1K-blocks Used Available Use% Mounted on\n/dev/block/dm-5 115000000 2000 9876 1% /data\n"
     assert parse_df_available(df) == 9876 * 1024 and parse_df_available("garbage") is None
+    assert parse_df_size(df) == 115000000 * 1024 and parse_df_size("garbage") is None
+    assert parse_df_size(df.replace(" 115000000 ", " - ")) is None
     h = "a" * 64
     assert _parse_sha256sum(f"{h}  x y\n{h} *b\nsha256sum: c: No such file\n") == {"x y": h, "b": h}
 

@@ -23,8 +23,8 @@ import pytest
 
 from tests._native_bins import runner_binary
 from tests._runner_env import executorch_env, traced_session
-from tests._small_disk import (NO_SPACE, assert_one_full_disk_error, assert_served_runner_survives, events_of,
-                              on_small_disk, whole_files_only)
+from tests._small_disk import (NO_SPACE, assert_a_session_taken_on_a_full_disk_ends_at_once, assert_one_full_disk_error,
+                              assert_served_runner_survives, events_of, on_small_disk, whole_files_only)
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 ABI = "x86_64"
@@ -138,3 +138,9 @@ def test_the_served_runner_survives_a_full_disk_and_serves_the_next_session(env,
     traced_session(env, "disk-a", checkpoint_every=1)
     traced_session(env, "disk-b")
     assert_served_runner_survives(env[1], str(env[3]), '"$R"', tmp_path)
+
+
+def test_a_session_the_server_takes_on_a_full_disk_ends_at_once_from_its_reserve(env, tmp_path: Path) -> None:
+    traced_session(env, "full-a")
+    traced_session(env, "full-b")
+    assert_a_session_taken_on_a_full_disk_ends_at_once(env[1], str(env[3]), '"$R"', tmp_path)

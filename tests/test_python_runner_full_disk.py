@@ -12,7 +12,8 @@ import pytest
 
 from android_harness.bundle import build_device_zip
 from tests._runner_env import build_root, new_session, small_spec
-from tests._small_disk import assert_one_full_disk_error, assert_served_runner_survives, on_small_disk
+from tests._small_disk import (assert_a_session_taken_on_a_full_disk_ends_at_once, assert_one_full_disk_error,
+                              assert_served_runner_survives, on_small_disk)
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -44,3 +45,9 @@ def test_the_served_runner_survives_a_full_disk_and_serves_the_next_session(env,
     _session(env, "disk-a", checkpoint_every=1)
     _session(env, "disk-b")
     assert_served_runner_survives(env[1], env[3], "$R", tmp_path)
+
+
+def test_a_session_the_server_takes_on_a_full_disk_ends_at_once_from_its_reserve(env, tmp_path: Path) -> None:
+    _session(env, "full-a")
+    _session(env, "full-b")
+    assert_a_session_taken_on_a_full_disk_ends_at_once(env[1], env[3], "$R", tmp_path)

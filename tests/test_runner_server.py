@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from android_harness.device.checkpoint import latest_checkpoint, load_checkpoint
-from android_harness.device.events import read_events
+from android_harness.device.events import EventLog, read_events
 from android_harness.device.runner import Runner
-from android_harness.device.server import CANCEL_MARKER, SERVER_PID, SERVER_STATE
+from android_harness.device.server import CANCEL_MARKER, SERVER_PID, SERVER_RESERVE, SERVER_STATE
 from tests._runner_env import new_session, ort_env
 
 REPO = Path(__file__).resolve().parents[1]
@@ -131,15 +131,57 @@ def test_cancel_running_and_queued_sessions(env) -> None:
 
 
 def test_server_exits_when_idle(env) -> None:
+    """... holding its 64 KB reserve while it lives, and removing it when it exits."""
     _spec, root, _data = env
     proc = _serve(root, 1.0)
+    reserve = root / "runner" / SERVER_RESERVE
     try:
         deadline = time.monotonic() + 30
         pid_file = root / "runner" / SERVER_PID   # an earlier test's killed server may have left a stale one
         while not (pid_file.exists() and pid_file.read_text().strip() == str(proc.pid)):
             assert time.monotonic() < deadline and proc.poll() is None
             time.sleep(0.05)
+        assert reserve.stat().st_size == 64 * 1024  # taken before the server looks at its queue
         assert proc.wait(timeout=30) == 0
     finally:
         _stop(proc)
-    assert not (root / "runner" / SERVER_PID).exists()
+    assert not (root / "runner" / SERVER_PID).exists() and not reserve.exists()
+
+
+def test_an_unreadable_session_json_is_its_error_and_the_next_session_is_served(env) -> None:
+    spec, root, data = env
+    bad = root / "sessions" / "srv-unreadable"
+    bad.mkdir(parents=True)
+    (bad / "session.json").write_text("{not json")
+    good = new_session(spec, root, data, "srv-after-unreadable", tasks=data.tasks[:1])
+    proc = _serve(root, 30)
+    try:
+        _enqueue(root, bad)
+        r_bad = _result(bad, proc)
+        _enqueue(root, good)
+        r_good = _result(good, proc)
+    finally:
+        _stop(proc)
+    assert r_bad["status"] == "error"
+    assert r_bad["error"] == f"SessionSpecError: {bad}/session.json: not valid JSON (Expecting property name enclosed in " \
+                             "double quotes: line 1 column 2 (char 1))"
+    events, _ = read_events(str(bad / "events.jsonl"))
+    assert [(e["type"], e.get("phase")) for e in events] == [("error", "setup"), ("session_end", None)]
+    assert events[0]["message"] == r_bad["error"] and r_good["status"] == "ok"
+
+
+def test_the_event_log_knows_its_last_type_after_a_torn_line(tmp_path: Path) -> None:
+    """What the server's _write_end reads to write session_end only once (events.cpp's last_type())."""
+    path = tmp_path / "events.jsonl"
+    log = EventLog(str(path))
+    assert log.last_type is None
+    log.emit("session_start")
+    log.emit("step", loss=0.5)
+    log.close()
+    with open(path, "a") as f:
+        f.write('{"seq": 2, "t": 1.0, "ty')                 # killed mid-write
+    log = EventLog(str(path))
+    assert (log.next_seq, log.last_type) == (2, "step")
+    log.emit("session_end", status="ok")
+    assert log.last_type == "session_end"
+    log.close()

@@ -71,6 +71,7 @@ class EventLog:
     def __init__(self, path: str, fsync_s: float = 2.0) -> None:
         self.path = path
         self.fsync_s = float(fsync_s)
+        self.last_type: str | None = None    # the type of the log's last complete line (then of the last emit)
         self.next_seq = self._recover()
         self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         self._unsynced = 0
@@ -89,7 +90,9 @@ class EventLog:
         lines = data[:end].splitlines()
         if not lines:
             return 0
-        return int(json.loads(lines[-1])["seq"]) + 1
+        last = json.loads(lines[-1])
+        self.last_type = last.get("type")
+        return int(last["seq"]) + 1
 
     def emit(self, type_: str, **fields: Any) -> dict[str, Any]:
         with self._lock:
@@ -98,6 +101,7 @@ class EventLog:
             line = (json.dumps(event, separators=(",", ":"), default=_jsonable) + "\n").encode()
             append_whole(self._fd, self.path, line)    # whole or absent, also on a full disk
             self.next_seq += 1
+            self.last_type = type_
             self._unsynced += 1
             if type_ in self.DURABLE or event["t"] - self._synced_at >= self.fsync_s:
                 self.sync()

@@ -22,8 +22,13 @@ def sha256_file(path: str | Path) -> str:
 
 
 def write_text_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` to a sibling temp file, then rename it over ``path`` (atomic on POSIX)."""
+    """Write ``text`` to a sibling temp file, then rename it over ``path`` (atomic on POSIX); a temp that
+    could not be written whole (a full disk) is removed."""
     path = Path(path)
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
     os.replace(tmp, path)

@@ -16,9 +16,21 @@ queued session with the marker ends "cancelled" when its turn comes, without tra
 One server per storage root (an flock on ``runner/server.lock``); its pid is in ``runner/server.pid``
 and ``runner/server.json`` is a heartbeat (pid, time, current session, sessions served). It exits
 after ``idle_s`` without work; a changed zip makes it re-exec itself before the next session.
+
+A full disk before a session starts: a session cannot write anything on a disk that filled up after
+the host queued it (its own 64 KB reserve, disk_space.py, is never made), so the server holds one of its
+own, ``runner/server.reserve`` (64 KB of zeros, taken at start and again, at most every second, while it
+is missing). When a session ends without result.json, the server frees that reserve and writes the
+session's end into its space: an ``error`` event (phase "server") and ``session_end`` unless the log
+already ends with one, and the session's result (status error, the one-line cause ``No space left on
+device on <path>: free X, needed Y``), so the host reports it at once. It takes the reserve again once
+64 KB are free and serves on. A server started on a disk already full holds none until 64 KB are free
+(the host's precheck refuses a session that will not fit before queueing it). The native runner's
+server.cpp does the same.
 """
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -29,9 +41,10 @@ import time
 import traceback
 from collections import OrderedDict
 
+from android_harness.device.disk_space import SpaceReserve
+from android_harness.device.errors import NoSpaceError
 from android_harness.device.events import EventLog, monotonic, process_start
 from android_harness.device.fileio import write_text_atomic
-from android_harness.device.errors import NoSpaceError
 from android_harness.device.runner import Runner, describe_error, to_stderr, write_result
 
 IDLE_EXIT_S = 120.0
@@ -43,6 +56,8 @@ CANCEL_MARKER = "cancel"
 SERVER_PID = "server.pid"
 SERVER_STATE = "server.json"
 SERVER_LOCK = "server.lock"
+SERVER_RESERVE = "server.reserve"
+RESERVE_RETRY_S = 1.0
 
 
 def queue_entries(queue_dir: str) -> list[str]:
@@ -112,6 +127,8 @@ class Server:
         self._code_stamp = self._stamp()
         self._lock_fd: int | None = None
         self._stop = threading.Event()
+        self.reserve: SpaceReserve | None = None
+        self._reserve_tried = float("-inf")
 
     # -- lifecycle -----------------------------------------------------------------------------
     def _stamp(self) -> tuple | None:
@@ -138,6 +155,17 @@ class Server:
                     os.close(fd)
                     return False
                 time.sleep(0.1)
+
+    def _keep_reserve(self, now: bool = False) -> None:
+        """Hold ``runner/server.reserve``; while the disk is too full for it, try again at most every
+        RESERVE_RETRY_S (``now``: at once)."""
+        if self.reserve is not None or (not now and monotonic() - self._reserve_tried < RESERVE_RETRY_S):
+            return
+        self._reserve_tried = monotonic()
+        try:
+            self.reserve = SpaceReserve(os.path.join(self.home, SERVER_RESERVE))
+        except (OSError, NoSpaceError):
+            self.reserve = None
 
     def _publish(self) -> None:
         write_text_atomic(os.path.join(self.home, SERVER_PID), str(os.getpid()))
@@ -176,11 +204,13 @@ class Server:
         if hasattr(signal, "SIGHUP"):
             signal.signal(signal.SIGHUP, signal.SIG_IGN)
         self._publish()
+        self._keep_reserve(now=True)
         beat = threading.Thread(target=self._heartbeat, name="heartbeat", daemon=True)
         beat.start()
         last_work = monotonic()
         try:
             while True:
+                self._keep_reserve()
                 entries = queue_entries(self.queue)
                 if entries and self._stamp() != self._code_stamp:
                     self._reexec()
@@ -198,6 +228,8 @@ class Server:
         finally:
             self._stop.set()
             self._unpublish_if_mine()
+            if self.reserve is not None:
+                self.reserve.release()
 
     def _unpublish_if_mine(self) -> None:
         try:
@@ -232,37 +264,42 @@ class Server:
         if not os.path.isfile(os.path.join(session_dir, "session.json")):
             print(f"queue entry {name}: no session.json in {session_dir!r}; skipped", file=sys.stderr)
             return
-        try:
+        self._keep_reserve(now=True)
+        with contextlib.suppress(OSError):  # on a full disk the host's copy (the same pid) stands
             write_text_atomic(os.path.join(session_dir, "runner.pid"), str(os.getpid()))
-            log = os.open(os.path.join(session_dir, "runner.log"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-        except OSError as exc:  # a full disk before the session could start: said in its result if that fits
-            _fail_quietly(session_dir, describe_error(exc, session_dir))
-            self.served += 1
-            return
+        try:
+            log: int | None = os.open(os.path.join(session_dir, "runner.log"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        except OSError:
+            log = None  # its stderr stays the server's
         saved_err = os.dup(2)
         to_stderr(sys.stderr.flush)
-        os.dup2(log, 2)
+        if log is not None:
+            os.dup2(log, 2)
         try:
-            self._run_session(session_dir, launched)
+            result = self._run_session(session_dir, launched)
         except Exception as exc:  # whatever one session hits (a full disk on close), the server serves the next
             to_stderr(lambda: traceback.print_exc(file=sys.stderr))
-            if not os.path.exists(os.path.join(session_dir, "result.json")):
-                _fail_quietly(session_dir, describe_error(exc, session_dir))
+            result = error_result(session_dir, describe_error(exc, session_dir))
         finally:
             to_stderr(sys.stderr.flush)
             os.dup2(saved_err, 2)
             os.close(saved_err)
-            os.close(log)
-            self.served += 1
-            self._write_state()
+            if log is not None:
+                os.close(log)
+        if not os.path.exists(os.path.join(session_dir, "result.json")):
+            self._write_end(session_dir, result)
+        self.served += 1
+        self._write_state()
 
-    def _run_session(self, session_dir: str, launched: float | None) -> None:
+    def _run_session(self, session_dir: str, launched: float | None) -> dict:
+        """The session's result (written by the runner, or not when the disk had no room for it)."""
         try:
             runner = Runner(session_dir, backend_factory=self.cache.get)
         except Exception as exc:  # unreadable session.json: the host learns it from result.json, as from run
             traceback.print_exc(file=sys.stderr)
-            _fail(session_dir, f"{type(exc).__name__}: {exc}")
-            return
+            result = error_result(session_dir, f"{type(exc).__name__}: {exc}")
+            self._write_end(session_dir, result, phase="setup")
+            return result
         self.current = runner
         try:
             if os.path.exists(os.path.join(session_dir, CANCEL_MARKER)):
@@ -272,23 +309,32 @@ class Server:
             self.current = None
         if result["status"] != "ok":
             self.cache.drop(runner.spec.resolve(runner.storage_root, runner.spec.model_dir))
+        return result
+
+    def _write_end(self, session_dir: str, result: dict, phase: str = "server") -> None:
+        """The end a session could not write (events, result.json; ``phase``: of its error event), in the
+        space of the server's reserve; what does not fit even then goes to the server's stderr only."""
+        if self.reserve is not None:
+            self.reserve.release()
+            self.reserve = None
+        error = result.get("error")
+        to_stderr(lambda: print(f"edgecl-runner: {session_dir}: {error or result['status']}", file=sys.stderr, flush=True))
+        try:
+            log = EventLog(os.path.join(session_dir, "events.jsonl"))
+            if log.last_type != "session_end":
+                if error:
+                    log.emit("error", phase=phase, message=error)
+                log.emit("session_end", status=result["status"])
+            log.close()
+            write_result(session_dir, result)
+        except (OSError, NoSpaceError) as exc:
+            to_stderr(lambda: print(f"edgecl-runner: {session_dir}: its end was not written: "
+                                    f"{describe_error(exc, session_dir)}", file=sys.stderr, flush=True))
+        self._keep_reserve(now=True)
 
 
-def _fail_quietly(session_dir: str, message: str) -> None:
-    """``_fail`` on a disk that may be full: what does not fit goes to the server's stderr only."""
-    to_stderr(lambda: print(f"edgecl-runner: {session_dir}: {message}", file=sys.stderr, flush=True))
-    try:
-        _fail(session_dir, message)
-    except (OSError, NoSpaceError):
-        pass
-
-
-def _fail(session_dir: str, message: str) -> None:
-    log = EventLog(os.path.join(session_dir, "events.jsonl"))
-    started = monotonic()
-    log.emit("error", phase="setup", message=message)
-    log.emit("session_end", status="error")
-    log.close()
-    write_result(session_dir, {"session_id": os.path.basename(session_dir), "status": "error", "error": message,
-                               "kind": None, "tasks": [], "iterations": 0, "evals": [], "checkpoint": None,
-                               "t_start": started, "t_end": monotonic()})
+def error_result(session_dir: str, message: str) -> dict:
+    """result.json of a session that failed before its runner could say more."""
+    now = monotonic()
+    return {"session_id": os.path.basename(session_dir), "status": "error", "error": message, "kind": None,
+            "tasks": [], "iterations": 0, "evals": [], "checkpoint": None, "t_start": now, "t_end": now}

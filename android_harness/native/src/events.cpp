@@ -72,8 +72,9 @@ double process_start_monotonic() {
   return start > 0.0 && start <= mono ? start : mono;
 }
 
-EventLog::EventLog(std::string path, int fd, int64_t next_seq, double fsync_s)
-    : path_(std::move(path)), fd_(fd), next_seq_(next_seq), fsync_s_(fsync_s), synced_at_(monotonic_seconds()) {}
+EventLog::EventLog(std::string path, int fd, int64_t next_seq, std::string last_type, double fsync_s)
+    : path_(std::move(path)), fd_(fd), next_seq_(next_seq), last_type_(std::move(last_type)), fsync_s_(fsync_s),
+      synced_at_(monotonic_seconds()) {}
 
 EventLog::~EventLog() {
   if (fd_ >= 0) {
@@ -84,6 +85,7 @@ EventLog::~EventLog() {
 
 Result<std::unique_ptr<EventLog>> EventLog::open(const std::string& path, double fsync_s) {
   int64_t next = 0;
+  std::string last_type;
   if (path_exists(path)) {
     auto data = read_file(path);
     if (!data.ok()) return data.error();
@@ -99,16 +101,22 @@ Result<std::unique_ptr<EventLog>> EventLog::open(const std::string& path, double
       int64_t seq = 0;
       EDGECL_RETURN_IF_ERROR(get_int(*last, "seq", path + ": last line", &seq));
       next = seq + 1;
+      if (last->contains("type") && (*last)["type"].is_string()) last_type = (*last)["type"].get<std::string>();
     }
   }
   const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) return errno_error(path, "open");
-  return std::unique_ptr<EventLog>(new EventLog(path, fd, next, fsync_s));
+  return std::unique_ptr<EventLog>(new EventLog(path, fd, next, last_type, fsync_s));
 }
 
 int64_t EventLog::next_seq() const {
   std::lock_guard<std::mutex> lock(mu_);
   return next_seq_;
+}
+
+std::string EventLog::last_type() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return last_type_;
 }
 
 Error EventLog::emit(const std::string& type, const OrderedJson& fields) {
@@ -125,6 +133,7 @@ Error EventLog::emit(const std::string& type, const OrderedJson& fields) {
   const std::string line = to_json_text(ev, JsonStyle::kCompact) + "\n";
   EDGECL_RETURN_IF_ERROR(append_whole(fd_, path_, line.data(), line.size()));  // whole lines only
   next_seq_ += 1;
+  last_type_ = type;
   if (durable().count(type) || t - synced_at_ >= fsync_s_) return sync_locked();
   return Error();
 }

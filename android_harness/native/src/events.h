@@ -42,13 +42,16 @@ class EventLog final {
   /// fsync now.
   Error sync();
   int64_t next_seq() const;
+  /// The type of the log's last complete line (then of the last emit); empty for an empty log.
+  std::string last_type() const;
 
  private:
-  EventLog(std::string path, int fd, int64_t next_seq, double fsync_s);
+  EventLog(std::string path, int fd, int64_t next_seq, std::string last_type, double fsync_s);
   Error sync_locked();
   std::string path_;
   int fd_;
   int64_t next_seq_;
+  std::string last_type_;
   double fsync_s_;
   double synced_at_;
   mutable std::mutex mu_;  // seq, the line's write and fsync bookkeeping

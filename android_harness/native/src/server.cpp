@@ -12,11 +12,13 @@
 #include <condition_variable>
 #include <csignal>
 #include <cstdio>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include "disk_space.h"
 #include "events.h"
 #include "fileio.h"
 #include "json_io.h"
@@ -30,6 +32,8 @@ constexpr double kPollSeconds = 0.05;
 constexpr double kHeartbeatSeconds = 1.0;
 constexpr double kLockWaitSeconds = 5.0;
 constexpr const char* kCancelMarker = "cancel";
+constexpr const char* kReserveFile = "server.reserve";
+constexpr double kReserveRetrySeconds = 1.0;
 
 volatile std::sig_atomic_t g_sigterm = 0;
 
@@ -77,10 +81,12 @@ class Server {
     std::signal(SIGTERM, on_sigterm);
     std::signal(SIGHUP, SIG_IGN);
     publish();
+    keep_reserve(true);
     std::thread beat([this] { heartbeat(); });
     double last_work = monotonic_seconds();
     int rc = 0;
     while (true) {
+      keep_reserve(false);
       const auto entries = queue_entries(queue_);
       if (!entries.empty() && file_stamp(binary_) != stamp_) {
         stop_heartbeat(beat);
@@ -104,6 +110,7 @@ class Server {
     }
     stop_heartbeat(beat);
     unpublish_if_mine();
+    reserve_.reset();
     return rc;
   }
 
@@ -123,6 +130,48 @@ class Server {
     }
     lock_fd_ = fd;  // held until exit (or exec: O_CLOEXEC releases it)
     return true;
+  }
+
+  /// Hold runner/server.reserve; while the disk is too full for it, try again at most every
+  /// kReserveRetrySeconds (`now`: at once).
+  void keep_reserve(bool now) {
+    if (reserve_ || (!now && monotonic_seconds() - reserve_tried_ < kReserveRetrySeconds)) return;
+    reserve_tried_ = monotonic_seconds();
+    auto reserve = SpaceReserve::create(join_path(home_, kReserveFile), kErrorReserveBytes);
+    if (reserve.ok()) reserve_ = std::move(reserve.get());
+  }
+
+  /// The end a session could not write (events, result.json), in the space of the server's reserve;
+  /// what does not fit even then goes to the server's stderr only.
+  void write_end(const std::string& session, const SessionOutcome& out) {
+    reserve_.reset();  // frees its space for the writes below
+    const OrderedJson none(nullptr);
+    const OrderedJson error = out.result.is_object() ? out.result.value("error", none) : none;
+    const std::string cause = error.is_string() ? error.get<std::string>() : out.status;
+    std::fprintf(stderr, "edgecl-runner: %s: %s\n", session.c_str(), cause.c_str());
+    Error err;
+    auto log = EventLog::open(join_path(session, "events.jsonl"));
+    if (!log.ok()) {
+      err = log.error();
+    } else if ((*log)->last_type() != "session_end") {
+      if (error.is_string()) {
+        OrderedJson ev = OrderedJson::object();
+        ev["phase"] = "server";
+        ev["message"] = cause;
+        err = (*log)->emit("error", ev);
+      }
+      OrderedJson end = OrderedJson::object();
+      end["status"] = out.status;
+      if (err.ok()) err = (*log)->emit("session_end", end);
+    }
+    if (log.ok()) log.get().reset();
+    if (err.ok()) {
+      err = write_file_atomic(join_path(session, "result.json"), to_json_text(out.result, JsonStyle::kIndent1));
+    }
+    if (!err.ok()) {
+      std::fprintf(stderr, "edgecl-runner: %s: its end was not written: %s\n", session.c_str(), err.message().c_str());
+    }
+    keep_reserve(true);
   }
 
   void publish() { write_file_atomic(join_path(home_, "server.pid"), std::to_string(::getpid())); }
@@ -201,6 +250,8 @@ class Server {
       std::fprintf(stderr, "queue entry %s: no session.json in '%s'; skipped\n", name.c_str(), session.c_str());
       return;
     }
+    keep_reserve(true);
+    // On a full disk this fails and the host's copy (the same pid) stands.
     write_file_atomic(join_path(session, "runner.pid"), std::to_string(::getpid()));
     std::fflush(stderr);
     const int saved = ::dup(2);
@@ -230,6 +281,7 @@ class Server {
       ::close(saved);
     }
     if (log >= 0) ::close(log);
+    if (!is_file(join_path(session, "result.json"))) write_end(session, out);
     {
       std::lock_guard<std::mutex> lock(mu_);
       current_.clear();
@@ -246,6 +298,8 @@ class Server {
   std::pair<int64_t, int64_t> stamp_;
   double started_;
   int lock_fd_ = -1;
+  std::unique_ptr<SpaceReserve> reserve_;  // runner/server.reserve: a failing session's end (write_end)
+  double reserve_tried_ = -1e18;
   ModelCache cache_;
   std::mutex mu_;  // current_, served_, cache counters (read by the heartbeat)
   std::string current_;

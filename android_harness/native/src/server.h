@@ -8,6 +8,12 @@
  * for later sessions on the same export. SIGTERM cancels the running session only when it has a
  * `cancel` marker; a queued session with the marker ends "cancelled" without training. The server
  * exits after IDLE_S seconds without work, and re-executes itself when its binary changed.
+ *
+ * A full disk before a session starts (server.py): the server holds runner/server.reserve (64 KB,
+ * taken at start and again, at most every second, while missing). A session that ended without
+ * result.json (it could not even make its own reserve) gets its end written into that space: an
+ * `error` event (phase "server") and `session_end` unless the log already ends with one, then its
+ * result (status error, `No space left on device on <path>: free X, needed Y`).
  */
 #pragma once
 

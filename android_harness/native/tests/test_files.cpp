@@ -118,7 +118,9 @@ TEST(events_continue_sequence_after_torn_line) {
   auto log = EventLog::open(path);
   CHECK_OK(log.error());
   CHECK_EQ((*log)->next_seq(), 2);
+  CHECK((*log)->last_type() == "step");  // the last complete line's (the server's write_end reads it)
   CHECK_OK((*log)->emit("session_end", OrderedJson::object({{"status", "ok"}})));
+  CHECK((*log)->last_type() == "session_end");
   log->reset();
   auto text = read_file(path);
   CHECK_OK(text.error());
