@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <system_error>
 
 namespace edgecl {
 namespace {
@@ -44,6 +46,17 @@ std::string python_float_repr(double d) {
   return out + digits.substr(0, 1) + (n > 1 ? "." + digits.substr(1) : "") + e;
 }
 
+/// Whether dump(ensure_ascii) writes `s` as it is between quotes: printable ASCII but '"' and '\\'.
+bool plain_ascii(const std::string& s) {
+  for (const char c : s) {
+    if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') return false;
+  }
+  return true;
+}
+
+/// One scalar as dump(-1, ' ', ensure_ascii) writes it, floats as Python's repr. Keys, plain
+/// strings, integers, booleans and null are written here: dump() builds a serializer (a shared
+/// output adapter, the locale's separators) per call, which made up most of an event's cost.
 template <typename J>
 std::string scalar_text(const J& v) {
   if (v.is_number_float()) {
@@ -51,6 +64,14 @@ std::string scalar_text(const J& v) {
     if (std::isnan(d)) return "NaN";
     if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
     return python_float_repr(d);
+  }
+  if (v.is_number_unsigned()) return std::to_string(v.template get<uint64_t>());
+  if (v.is_number_integer()) return std::to_string(v.template get<int64_t>());
+  if (v.is_boolean()) return v.template get<bool>() ? "true" : "false";
+  if (v.is_null()) return "null";
+  if (v.is_string()) {
+    const auto& s = v.template get_ref<const std::string&>();
+    if (plain_ascii(s)) return "\"" + s + "\"";
   }
   return v.dump(-1, ' ', /*ensure_ascii=*/true, J::error_handler_t::replace);
 }
@@ -114,9 +135,17 @@ std::string to_json_text(const Json& value, JsonStyle style) {
 
 double round_digits(double x, int digits) {
   if (!std::isfinite(x)) return x;
+  // to_chars with a precision is printf's %.*f and from_chars is strtod (both exact), without
+  // their locale and multi-precision machinery.
   char buf[512];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, x);
-  return std::strtod(buf, nullptr);
+  const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::fixed, digits);
+  if (r.ec != std::errc()) {
+    std::snprintf(buf, sizeof buf, "%.*f", digits, x);
+    return std::strtod(buf, nullptr);
+  }
+  double out = 0.0;
+  std::from_chars(buf, r.ptr, out);
+  return out;
 }
 
 }  // namespace edgecl
