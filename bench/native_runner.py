@@ -10,7 +10,7 @@ depend on the values), then per round, each in its own process, alternating:
   the runner then times every training step by part in the same process, so "runner step / bare
   forward_backward" is the steps' whole wall time (rows, forward_backward, DGM, optimizer, BatchNorm
   statistics, DDR, swap plan and wait, trace, events and checks between steps) over the time inside
-  forward_backward in those same steps;
+  forward_backward in those same steps, and the dense sessions' parts say where the rest goes;
 - session start: a one-task session with step events every step, spawned here: CLOCK_MONOTONIC at
   spawn to the first `step` event's `t` (program load, shards, EM, first forward_backward);
 - served start: the same session queued to a running `edgecl-runner serve` whose cache already
@@ -140,6 +140,16 @@ def bare_forward_backward_ms(binary: Path, folder: Path, steps: int) -> float:
 
 
 KINDS = {"dense": (False, 0.0), "swap": (False, 0.5), "sparcl": (True, 0.5)}
+# The runner's own work in a dense step, by profile part (the rest of the parts summed as "other").
+WORK_PARTS = ("rows", "optimizer", "between_steps")
+
+
+def work_us(prof: dict) -> dict[str, float]:
+    """Microseconds per step of each of WORK_PARTS and of the other non-forward_backward parts."""
+    parts, n = prof["parts"], prof["steps"]
+    out = {p: parts[p] / n * 1e6 for p in WORK_PARTS}
+    out["other"] = sum(v for k, v in parts.items() if k not in WORK_PARTS and k != "forward_backward") / n * 1e6
+    return out
 
 
 def measure(model: str, binary: Path, work: Path, rounds: int, epochs: int) -> list[dict]:
@@ -149,6 +159,7 @@ def measure(model: str, binary: Path, work: Path, rounds: int, epochs: int) -> l
     step_ms: dict[str, list[float]] = {k: [] for k in KINDS}
     fb_ms: dict[str, list[float]] = {k: [] for k in KINDS}
     values: dict[str, list[float]] = {k: [] for k in ("fb", "start", "served")}
+    work: dict[str, list[float]] = {p: [] for p in (*WORK_PARTS, "other")}
     for r in range(rounds):
         values["fb"].append(bare_forward_backward_ms(binary, root / "models" / model, 30))
         for kind, (sparcl, swap) in KINDS.items():
@@ -156,6 +167,9 @@ def measure(model: str, binary: Path, work: Path, rounds: int, epochs: int) -> l
             ratio[kind].append(prof["step_seconds"] / prof["parts"]["forward_backward"])
             step_ms[kind].append(prof["step_seconds"] / prof["steps"] * 1e3)
             fb_ms[kind].append(prof["parts"]["forward_backward"] / prof["steps"] * 1e3)
+            if kind == "dense":
+                for part, us in work_us(prof).items():
+                    work[part].append(us)
         t0, ev = run_session(binary, session(root, f"start-{r}", model, data, [0], 1, False, 1))
         values["start"].append(first_step_s(t0, ev))
         values["served"].append(served_start_s(binary, root, model, data))
@@ -171,6 +185,9 @@ def measure(model: str, binary: Path, work: Path, rounds: int, epochs: int) -> l
         rows.append({"name": model, "metric": f"runner_step_vs_bare_forward_backward_{kind}",
                      "value": round(med(ratio[kind]), 3), "unit": "x", "goal": GOAL_STEP if kind == "dense" else None,
                      "per_round": [round(v, 3) for v in ratio[kind]]})
+    for part, v in work.items():
+        rows.append({"name": model, "metric": f"runner_work_us_dense_{part}", "value": round(med(v), 2), "unit": "us",
+                     "goal": None})
     rows.append({"name": model, "metric": "session_start_s", "value": round(med(values["start"]), 4), "unit": "s",
                  "goal": GOAL_START, "per_round": [round(v, 4) for v in values["start"]]})
     rows.append({"name": model, "metric": "served_session_start_s", "value": round(med(values["served"]), 4), "unit": "s",
@@ -194,6 +211,11 @@ def markdown(command: str, rows: list[dict], env: str) -> str:
         ratios = " / ".join(f"{v(f'runner_step_vs_bare_forward_backward_{k}'):.3f}" for k in KINDS)
         lines.append(f"| {m} | {v('bare_forward_backward_ms'):.3f} | {fbs} | {steps} | {ratios} | {v('session_start_s'):.3f} | "
                      f"{v('served_session_start_s'):.3f} |")
+    work = lambda m: ", ".join(f"{p} {by[(m, f'runner_work_us_dense_{p}')]:.1f}" for p in (*WORK_PARTS, "other"))  # noqa: E731
+    lines += ["", "The runner's own work in a dense step (us, from the same profiles): "
+              + "; ".join(f"{m}: {work(m)}" for m in models)
+              + " (rows = the step's input rows; optimizer = the SGD update; between_steps = events, resources, "
+              "checkpoint and cancel checks; other = the remaining parts)."]
     lines += ["", "Ratios come from the runner's own step profile (EDGECL_PROFILE): all of a step's wall time over the "
               "time inside forward_backward, in the same steps of one process (in-session forward_backward); the "
               "bench-step column is `edgecl-runner bench-step`'s bare forward_backward on fixed inputs, for reference. dense = DER++ without swap (the host's default), swap = with "
