@@ -1,5 +1,5 @@
 """``edgecl run`` of every spec in ``experiments/`` on the (virtual) phone, on both runtimes, completes
-every task: a 2-task, 2-epoch version of each (``--set``-style overrides; Fashion-MNIST capped to 50
+every task: a 2-task, 2-epoch version of each (``--set``-style overrides; Fashion-MNIST capped to 20
 training images per class and Miro's search cut to a small grid, so the suite stays minutes)."""
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def short_version(path: Path, runtime: str):
     spec = load_spec(path)
     over = {"data.tasks": 2, "train.epochs": 2, "export.runtime": runtime, "power.idle_seconds": 0.0}
     if spec.data.kind != "digits":
-        over |= {"data.max_train_per_class": 50, "data.max_test_per_class": 20, "replay.sb_size": 100}
+        over |= {"data.max_train_per_class": 20, "data.max_test_per_class": 10, "replay.sb_size": 40}
     if spec.miro.enabled:
         over |= {"miro.start_task": 2, "miro.search": "grid", "miro.profile_epochs": 1, "miro.checkpoint_epochs": 1,
                  "miro.em_sizes": [min(spec.miro.em_sizes), max(spec.miro.em_sizes)], "miro.sb_sizes": [min(spec.miro.sb_sizes)]}
