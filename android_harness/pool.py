@@ -82,15 +82,19 @@ def resolve_pool(servers: Sequence[ServerAddress], selectors: Sequence[str] = ()
     without a server must be known to exactly one of ``servers``."""
     if not servers:
         raise DeviceError(None, "no adb server to look for devices on")
-    rows = _listing(servers)
+    wanted = list(selectors) or ([default_serial] if default_serial else [])
+    named = [parse_selector(text) for text in wanted]
+    # a phone named with its server is looked up there only: the default servers are listed only when
+    # some phone needs them, so `--serial S@HOST:PORT` never starts the user's server on tcp:5037
+    needs_servers = all_devices or not named or any(server is None for _, server in named)
+    rows = _listing(servers) if needs_servers else []
     if all_devices:
         members = [PoolMember(e.serial, s, e.model) for s, e in rows if e.state == READY]
         if not members:
             seen = ", ".join(f"{e.serial} ({e.state}) on {s}" for s, e in rows) or "none"
             raise DeviceError(None, f"--all: no device ready on {', '.join(map(str, servers))}; seen: {seen}")
         return members
-    wanted = list(selectors) or ([default_serial] if default_serial else [])
-    if not wanted:
+    if not named:
         ready = [(s, e) for s, e in rows if e.state == READY]
         if len(ready) != 1:
             names = ", ".join(f"{e.serial}@{s}" for s, e in ready) or "none"
@@ -99,13 +103,11 @@ def resolve_pool(servers: Sequence[ServerAddress], selectors: Sequence[str] = ()
         s, e = ready[0]
         return [PoolMember(e.serial, s, e.model)]
     members: list[PoolMember] = []
-    for text in wanted:
-        serial, server = parse_selector(text)
-        hits = [(s, e) for s, e in rows if e.serial == serial and (server is None or s == server)]
-        if server is not None and server not in servers:
-            hits = [(server, e) for e in list_devices(server) if e.serial == serial]
+    for text, (serial, server) in zip(wanted, named):
+        seen = rows if server is None else [(server, e) for e in list_devices(server)]
+        hits = [(s, e) for s, e in seen if e.serial == serial]
         if not hits:
-            known = ", ".join(f"{e.serial} ({e.state}) on {s}" for s, e in rows) or "none"
+            known = ", ".join(f"{e.serial} ({e.state}) on {s}" for s, e in seen) or "none"
             raise DeviceError(serial, f"not attached to {server or ', '.join(map(str, servers))}; devices: {known}")
         if len(hits) > 1:
             raise DeviceError(serial, f"known to {len(hits)} adb servers ({', '.join(str(s) for s, _ in hits)}); "

@@ -281,3 +281,24 @@ def test_the_host_and_a_serving_runner_writing_runner_pid_together_never_collide
         thread.join()
     assert not errors, errors[0]
     assert (session / "runner.pid").read_text() == str(os.getpid())
+
+
+def test_a_phone_named_with_its_server_is_looked_up_there_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`edgecl run --serial S@HOST:PORT` listed every default server first, and the user's tcp:5037 one
+    (autostarted on loopback, as the adb CLI does) was started behind a run that never used it."""
+    from android_harness import pool
+    from android_harness.adb import DeviceEntry
+
+    asked: list[ServerAddress] = []
+
+    def listing(server: ServerAddress) -> list[DeviceEntry]:
+        asked.append(server)
+        return [DeviceEntry("S", "device", "lab-phone")]
+
+    monkeypatch.setattr(pool, "list_devices", listing)
+    default, lab = ServerAddress("127.0.0.1", 5037, autostart=True), ServerAddress.parse("10.0.0.5:5037")
+    (member,) = pool.resolve_pool([default], ["S@10.0.0.5:5037"])
+    assert member.server == lab and asked == [lab]
+    asked.clear()
+    assert [m.server for m in pool.resolve_pool([default], ["S@10.0.0.5:5037", "S"])] == [lab, default]
+    assert asked == [default, lab]                  # a phone named without its server needs the defaults
