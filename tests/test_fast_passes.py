@@ -212,7 +212,8 @@ def test_dedupe_merges_the_recomputed_im2col_columns():
 
 
 def test_executorch_training_step_matches_eager_with_fast_passes():
-    """The lowered program (passes on) computes eager's loss and gradients, with no convolution kernel."""
+    """The lowered program (passes on, both stages) computes eager's loss and gradients, with no
+    convolution kernel and no copy kernel that only changes a shape."""
     from executorch.exir import to_edge
     from executorch.extension.training import _load_for_executorch_for_training_from_buffer
 
@@ -224,9 +225,13 @@ def test_executorch_training_step_matches_eager_with_fast_passes():
     names = {r.name for r in passes.records if r.modified}
     assert {"maxpool_select", "conv_im2col", "relu_backward_mask", "addmm_as_mm", "transpose_cancel",
             "dedupe_subexpressions"} <= names
-    program = to_edge(ep).to_executorch()
+    program = passes.run("et_edge", to_edge(ep)).to_executorch()
+    assert "copies_as_views" in {r.name for r in passes.records if r.modified}
     kernels = {op.name for op in program.executorch_program.execution_plan[0].operators}
     assert not any("convolution" in k for k in kernels), kernels
+    # im2col and the pooling taps are one strided copy each; shape-only copies are memory aliases
+    assert "aten::as_strided_copy" in kernels and "aten::constant_pad_nd" in kernels, kernels
+    assert not kernels & {"aten::slice_copy", "aten::alias_copy", "aten::unsqueeze_copy", "aten::squeeze_copy"}, kernels
     buffer = program.buffer  # the module does not copy the buffer: keep it alive
     module = _load_for_executorch_for_training_from_buffer(buffer)
     loss, logits = module.forward_backward("forward", (x, y))

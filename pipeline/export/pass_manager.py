@@ -98,7 +98,7 @@ def _fast(class_name: str) -> Callable[[], GraphPass]:
 
 # Speed passes (issue 9; bench/RESULTS.md has the per-op profile behind each), constructed per export.
 FAST_PASSES: list[Callable[[], GraphPass]] = [_fast(name) for name in (
-    "MaxPoolAsSelect", "ConvToMatmul", "ReluBackwardAsMul", "AddmmAsMmAdd", "TransposeCancel", "DedupeSubexpressions")]
+    "MaxPoolAsSelect", "ConvToMatmul", "ReluBackwardAsMul", "AddmmAsMmAdd", "TransposeCancel", "DedupeSubexpressions", "CopiesAsViews")]
 
 
 def default_passes(spec: Any = None, *, decompose_maxpool_backward: bool = True) -> list[GraphPass]:

@@ -6,7 +6,8 @@
  * LICENSE file in the root directory of this source tree.
  *
  * edgecl: ExecuTorch's portable cat (third_party/executorch/kernels/portable/cpu/op_cat.cpp at cff6f4dd32)
- * with a same-dtype fast path (byte copies, the dtype switch out of the loop): the same bytes.
+ * with a same-dtype fast path (byte copies from sources resolved once, the dtype switch out of the
+ * loop, a one-float-per-input interleave loop): the same bytes.
  * The build compiles this file instead of the portable one.
  */
 
@@ -24,6 +25,7 @@ using Tensor = executorch::aten::Tensor;
 
 namespace {
 constexpr size_t kSmallChunkBytes = 64;
+constexpr size_t kMaxFastInputs = 64;  // more inputs: the portable path below
 } // namespace
 
 Tensor& cat_out(
@@ -67,23 +69,42 @@ Tensor& cat_out(
   const auto out_type = out.scalar_type();
 
   // edgecl: every input of out's dtype (the common case): byte copies, without a dtype switch per
-  // chunk (chunks of an im2col-style cat are a few dozen bytes).
-  bool all_out_type = true;
-  for (size_t j = 0; j < ninputs; ++j) {
-    all_out_type = all_out_type && tensors[j].scalar_type() == out_type;
+  // chunk, from sources resolved once (not through each Tensor per chunk). Chunks of an interleave
+  // (`stack` on the last dim: one float per input) or a pad column are a few bytes: copied inline.
+  bool all_out_type = ninputs <= kMaxFastInputs;
+  for (size_t j = 0; j < ninputs && all_out_type; ++j) {
+    all_out_type = tensors[j].scalar_type() == out_type;
   }
   if (all_out_type) {
     const size_t element_size = out.element_size();
+    const char* src[kMaxFastInputs];
+    size_t bytes[kMaxFastInputs];
+    size_t n = 0;
+    bool all_one_float = element_size == 4;
+    for (size_t j = 0; j < ninputs; ++j) {
+      if (tensors[j].numel() == 0) {
+        continue;
+      }
+      src[n] = tensors[j].const_data_ptr<char>();
+      bytes[n] = tensors[j].size(dim) * dim_stride * element_size;
+      all_one_float = all_one_float && bytes[n] == 4;
+      ++n;
+    }
     char* out_bytes = out.mutable_data_ptr<char>();
-    for (size_t i = 0; i < outer; ++i) {
-      for (size_t j = 0; j < ninputs; ++j) {
-        if (tensors[j].numel() == 0) {
-          continue;
+    if (all_one_float) {
+      float* o = reinterpret_cast<float*>(out_bytes);
+      for (size_t i = 0; i < outer; ++i) {
+        for (size_t j = 0; j < n; ++j) {
+          std::memcpy(o++, src[j] + 4 * i, 4);
         }
-        const size_t inner_bytes = tensors[j].size(dim) * dim_stride * element_size;
-        const char* in_bytes = tensors[j].const_data_ptr<char>() + i * inner_bytes;
+      }
+      return out;
+    }
+    for (size_t i = 0; i < outer; ++i) {
+      for (size_t j = 0; j < n; ++j) {
+        const size_t inner_bytes = bytes[j];
+        const char* in_bytes = src[j] + i * inner_bytes;
         if (element_size == 4 && inner_bytes <= kSmallChunkBytes) {
-          // A few 4-byte elements (a width-1 pad column, an interleave): inline copies beat memcpy calls.
           for (size_t b = 0; b < inner_bytes; b += 4) {
             std::memcpy(out_bytes + b, in_bytes + b, 4);
           }

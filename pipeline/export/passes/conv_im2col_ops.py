@@ -1,8 +1,9 @@
 """Convolution forward and backward written as im2col + batched matrix multiplies.
 
 ExecuTorch's portable ``convolution`` / ``convolution_backward`` kernels are naive single-thread
-loops; ``bmm`` has an optimized kernel in the shipped library, and slicing, ``cat``/``stack`` on
-outer dims, ``sum`` and ``add`` are cheap. These functions are decompositions for
+loops; ``bmm`` has an optimized kernel in the shipped library, and strided copies, ``sum`` and
+``add`` are cheap. Every copy pass costs a full read and write of an activation, so im2col is one
+``constant_pad_nd`` and one ``as_strided_copy`` that writes the columns in their final layout. These functions are decompositions for
 ``aten.convolution`` and ``aten.convolution_backward`` (see ``conv_im2col.py``) built only from
 those ops. Layout stays NCHW throughout: ExecuTorch's ``permute_copy`` costs ~5-7 ns per element,
 so activation-sized transposes are kept to one per convolution (a weight-gradient operand).
@@ -21,24 +22,13 @@ def out_size(size: int, k: int, s: int, p: int, d: int) -> int:
     return (size + 2 * p - d * (k - 1) - 1) // s + 1
 
 
-def _taps(xp: torch.Tensor, kh: int, kw: int, ho: int, wo: int, stride: Sequence[int],
-          dilation: Sequence[int]) -> list[torch.Tensor]:
-    """The kh*kw shifted (and strided) windows of the padded input, each (N, C, Ho, Wo)."""
-    (sh, sw), (dh, dw) = stride, dilation
-    return [xp[:, :, i * dh: i * dh + sh * (ho - 1) + 1: sh, j * dw: j * dw + sw * (wo - 1) + 1: sw]
-            for i in range(kh) for j in range(kw)]
-
-
 def _pad(x: torch.Tensor, ph: int, pw: int) -> torch.Tensor:
-    """Zero padding by ``cat`` (ExecuTorch's ``constant_pad_nd`` is slower and rejects negative pads)."""
-    n, c, h, w = x.shape
-    if pw:
-        z = x.new_zeros(n, c, h, pw)
-        x = torch.cat([z, x, z], dim=3)
-    if ph:
-        z = x.new_zeros(n, c, ph, w + 2 * pw)
-        x = torch.cat([z, x, z], dim=2)
-    return x
+    """Zero padding in one pass (``constant_pad_nd``: one copy of the input, where two ``cat`` along
+    H and W made two, the W one in 1-element chunks). Unpadded: ``x`` itself, made contiguous, which
+    ExecuTorch's every tensor is (``im2col``'s strides are relative to it)."""
+    if not (ph or pw):
+        return x.contiguous()
+    return torch.ops.aten.constant_pad_nd.default(x, [pw, pw, ph, ph], 0.0)
 
 
 def im2col(x: torch.Tensor, kh: int, kw: int, stride: Sequence[int], padding: Sequence[int],
@@ -49,10 +39,13 @@ def im2col(x: torch.Tensor, kh: int, kw: int, stride: Sequence[int], padding: Se
     wo = out_size(w, kw, stride[1], padding[1], dilation[1])
     if kh == kw == 1 and not any(padding) and tuple(stride) == (1, 1):
         return x.reshape(n, c, h * w), ho, wo
-    taps = _taps(_pad(x, padding[0], padding[1]), kh, kw, ho, wo, stride, dilation)
-    if len(taps) == 1:
-        return taps[0].reshape(n, c, ho * wo), ho, wo
-    return torch.stack(taps, dim=2).reshape(n, c * kh * kw, ho * wo), ho, wo
+    xp = _pad(x, padding[0], padding[1])
+    hp, wp = h + 2 * padding[0], w + 2 * padding[1]
+    (sh, sw), (dh, dw) = stride, dilation
+    # cols[n, c, i, j, y, x] = xp[n, c, i*dh + y*sh, j*dw + x*sw]: the whole im2col in one strided copy
+    cols = torch.ops.aten.as_strided_copy.default(
+        xp, [n, c, kh, kw, ho, wo], [c * hp * wp, hp * wp, dh * wp, dw, sh * wp, sw])
+    return cols.view(n, c * kh * kw, ho * wo), ho, wo
 
 
 def conv2d_forward(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None, stride: Sequence[int],
@@ -76,9 +69,10 @@ def _col2im(gcols: torch.Tensor, in_shape: Sequence[int], kh: int, kw: int, ho: 
     for t in range(kh * kw):
         i, j = divmod(t, kw)
         r0, r1, c0, c1 = i * dh, i * dh + sh * (ho - 1) + 1, j * dw, j * dw + sw * (wo - 1) + 1
-        rows = acc[:, :, r0:r1:sh]
+        whole_rows = (r0, r1, sh) == (0, acc.shape[2], 1)   # e.g. a 1-D convolution (H = 1): no row scatter
+        rows = acc if whole_rows else acc[:, :, r0:r1:sh]
         rows = torch.slice_scatter(rows, rows[:, :, :, c0:c1:sw] + pieces[:, :, t], dim=3, start=c0, end=c1, step=sw)
-        acc = torch.slice_scatter(acc, rows, dim=2, start=r0, end=r1, step=sh)
+        acc = rows if whole_rows else torch.slice_scatter(acc, rows, dim=2, start=r0, end=r1, step=sh)
     return acc[:, :, ph:ph + h, pw:pw + w]
 
 

@@ -3,7 +3,7 @@
 ExecuTorch's portable ``max_pool2d_with_indices`` costs ~25 ns per input element (a third of a
 small CNN's step after the convolution rewrite) and its backward kernel is wrong (the export
 issue decomposes it into a slow ``scatter_add``). Here the forward is a ``maximum`` over the
-kh*kw strided windows, and the backward recomputes which window element won from the saved input
+kh*kw strided windows (one ``as_strided_copy`` each), and the backward recomputes which window element won from the saved input
 with PyTorch's rule (scan order, strictly greater wins, so ties go to the first) as exact 0/1
 masks (``sign(relu(v - best))``), multiplies the gradient by them and interleaves the pieces back
 with ``stack``. All of it runs on cheap or optimized kernels. Equal to PyTorch for finite inputs;
@@ -35,20 +35,14 @@ def _params(kernel: Sequence[int], stride: Sequence[int] = (), padding: Sequence
 
 
 def _windows(x: torch.Tensor, kh: int, kw: int) -> list[torch.Tensor]:
-    """The kh*kw strided taps of each pooling window in scan order, each (..., Ho, Wo).
-
-    Rows of a window are contiguous runs of W (cheap slices of an (…, Ho, kh*W) view); only the
-    column step is strided.
-    """
+    """The kh*kw strided taps of each pooling window in scan order, each (..., Ho, Wo): one strided
+    copy per tap (``as_strided_copy`` of the contiguous input, offset to the tap's first element)."""
+    x = x.contiguous()
     *lead, h, w = x.shape
     ho, wo = h // kh, w // kw
-    x = x[..., : ho * kh, : wo * kw] if (h, w) != (ho * kh, wo * kw) else x
-    rows = x.reshape(*lead, ho, kh * wo * kw)
-    out = []
-    for i in range(kh):
-        row = rows[..., i * wo * kw:(i + 1) * wo * kw]
-        out += [row[..., j::kw] for j in range(kw)]
-    return out
+    lead_strides = list(x.stride()[:-2])
+    size, stride = [*lead, ho, wo], [*lead_strides, kh * w, kw]
+    return [torch.ops.aten.as_strided_copy.default(x, size, stride, i * w + j) for i in range(kh) for j in range(kw)]
 
 
 def _maxpool(x, kernel, stride=(), padding=(0,), dilation=(1,), ceil_mode=False):

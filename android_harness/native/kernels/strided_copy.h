@@ -1,0 +1,24 @@
+/*
+ * edgecl: the copy loop behind the native expand_copy and as_strided_copy kernels.
+ *
+ * Both ops are a gather of the input at (up to 16) per-dimension element strides into a contiguous
+ * output. The innermost output dimension is a run: copied with memcpy when its stride is 1 and
+ * filled with one value when it is 0 (a broadcast); the outer dimensions advance an odometer, so
+ * there is no per-row recursion or size recomputation (the portable kernels spent more on those
+ * than on the bytes for an im2col or a pooling tap). Bytes only: the output is the same bytes.
+ */
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace edgecl {
+namespace kernels {
+
+/** Copy `out[i0..in-1] = in[sum_k ik * stride[k]]` (strides in elements) for every index of `sizes`
+ * (row-major, `ndim` <= 16) into the contiguous `out`; `elem` is the element size in bytes. */
+void strided_copy(const char* in, char* out, const int64_t* sizes, const int64_t* strides, size_t ndim,
+                  size_t elem);
+
+}  // namespace kernels
+}  // namespace edgecl
