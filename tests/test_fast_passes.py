@@ -24,7 +24,13 @@ from pipeline.export.passes import (
     ReluBackwardAsMul,
     TransposeCancel,
 )
-from pipeline.export.passes.conv_im2col_ops import conv2d_forward, conv2d_input_grad, conv2d_weight_grad
+from pipeline.export.passes.conv_im2col_ops import (
+    _batch_in_columns,
+    conv2d_forward,
+    conv2d_input_grad,
+    conv2d_weight_grad,
+    out_size,
+)
 
 TOL = 1e-5
 
@@ -78,15 +84,22 @@ def tiny(kind: str, shape=(1, 8, 8), width: int = 4, seed: int = 0):
     return model, torch.randn(4, *shape), torch.randint(0, 5, (4,))
 
 
+@pytest.mark.parametrize("channels,size", [
+    ((4, 6), (9, 7)),     # many pixels, few channels: one bmm against each sample's columns
+    ((16, 24), (4, 3)),   # few pixels, many channels: one mm against the batch's columns
+])
 @pytest.mark.parametrize("k,stride,padding,dilation,bias", [
     (3, 1, 1, 1, False), (3, 2, 1, 1, True), (1, 2, 0, 1, False), (1, 1, 0, 1, True),
     (3, 1, 0, 1, False), (3, 1, 2, 2, False), (5, 2, 2, 1, True), (3, 3, 1, 1, False),
 ])
-def test_im2col_ops_match_torch_convolution(k, stride, padding, dilation, bias):
+def test_im2col_ops_match_torch_convolution(k, stride, padding, dilation, bias, channels, size):
     torch.manual_seed(k * 10 + stride)
-    x = torch.randn(3, 4, 9, 7, requires_grad=True)
-    w = torch.randn(6, 4, k, k, requires_grad=True)
-    b = torch.randn(6, requires_grad=True) if bias else None
+    (c, o), (h, w_) = channels, size
+    if out_size(h, k, stride, padding, dilation) < 1 or out_size(w_, k, stride, padding, dilation) < 1:
+        pytest.skip("kernel larger than the padded input")
+    x = torch.randn(3, c, h, w_, requires_grad=True)
+    w = torch.randn(o, c, k, k, requires_grad=True)
+    b = torch.randn(o, requires_grad=True) if bias else None
     s, p, d = (stride, stride), (padding, padding), (dilation, dilation)
     ref = F.conv2d(x, w, b, s, p, d)
     out = conv2d_forward(x, w, b, s, p, d)
@@ -96,6 +109,11 @@ def test_im2col_ops_match_torch_convolution(k, stride, padding, dilation, bias):
     gx, gw = torch.autograd.grad(ref, (x, w), g)
     assert torch.allclose(conv2d_input_grad(g, x.shape, w, s, p, d), gx, atol=1e-5, rtol=1e-5)
     assert torch.allclose(conv2d_weight_grad(g, x, w.shape, s, p, d), gw, atol=1e-5, rtol=1e-5)
+
+
+def test_the_batch_goes_into_the_columns_only_where_the_weight_expand_is_the_bigger_copy():
+    assert not _batch_in_columns(180, 1024)    # resnet18_reduced's first stage: 1024 pixels, 180-long columns
+    assert _batch_in_columns(1440, 16)         # its last stage: 16 pixels, 1440-long columns
 
 
 @pytest.mark.parametrize("kind,shape", [("small_cnn", (1, 8, 8)), ("resnet18_reduced", (3, 8, 8)),

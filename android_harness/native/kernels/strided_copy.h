@@ -1,11 +1,12 @@
 /*
- * edgecl: the copy loop behind the native expand_copy and as_strided_copy kernels.
+ * edgecl: the copy loop behind the native expand_copy, as_strided_copy and flip kernels.
  *
- * Both ops are a gather of the input at (up to 16) per-dimension element strides into a contiguous
- * output. The innermost output dimension is a run: copied with memcpy when its stride is 1 and
- * filled with one value when it is 0 (a broadcast); the outer dimensions advance an odometer, so
- * there is no per-row recursion or size recomputation (the portable kernels spent more on those
- * than on the bytes for an im2col or a pooling tap). Bytes only: the output is the same bytes.
+ * Each op is a gather of the input at (up to 16) per-dimension element strides (0 on a broadcast,
+ * negative on a flip) into a contiguous output. The innermost output dimension is a run: memcpy
+ * when its stride is 1, one value repeated when it is 0, a strided loop otherwise; the outer
+ * dimensions advance an odometer, so there is no per-row recursion or coordinate arithmetic per
+ * element (the portable kernels spent more on those than on the bytes of an im2col, a pooling tap
+ * or a flipped weight). Bytes only: the output is the same bytes.
  */
 #pragma once
 

@@ -31,31 +31,64 @@ def _pad(x: torch.Tensor, ph: int, pw: int) -> torch.Tensor:
     return torch.ops.aten.constant_pad_nd.default(x, [pw, pw, ph, ph], 0.0)
 
 
-def im2col(x: torch.Tensor, kh: int, kw: int, stride: Sequence[int], padding: Sequence[int],
-           dilation: Sequence[int]) -> tuple[torch.Tensor, int, int]:
-    """(N, C*kh*kw, Ho*Wo) columns of ``x`` (N, C, H, W), channel-major; plus Ho, Wo."""
+def _padded_windows(x: torch.Tensor, kh: int, kw: int, stride: Sequence[int], padding: Sequence[int],
+                    dilation: Sequence[int]) -> tuple[torch.Tensor, list[int], list[int], int, int]:
+    """The padded input and the (N, C, kh, kw, Ho, Wo) sizes and element strides of its windows:
+    window[n, c, i, j, y, x] = xp[n, c, i*dh + y*sh, j*dw + x*sw]."""
     n, c, h, w = x.shape
     ho = out_size(h, kh, stride[0], padding[0], dilation[0])
     wo = out_size(w, kw, stride[1], padding[1], dilation[1])
-    if kh == kw == 1 and not any(padding) and tuple(stride) == (1, 1):
-        return x.reshape(n, c, h * w), ho, wo
     xp = _pad(x, padding[0], padding[1])
     hp, wp = h + 2 * padding[0], w + 2 * padding[1]
     (sh, sw), (dh, dw) = stride, dilation
-    # cols[n, c, i, j, y, x] = xp[n, c, i*dh + y*sh, j*dw + x*sw]: the whole im2col in one strided copy
-    cols = torch.ops.aten.as_strided_copy.default(
-        xp, [n, c, kh, kw, ho, wo], [c * hp * wp, hp * wp, dh * wp, dw, sh * wp, sw])
+    return xp, [n, c, kh, kw, ho, wo], [c * hp * wp, hp * wp, dh * wp, dw, sh * wp, sw], ho, wo
+
+
+def im2col(x: torch.Tensor, kh: int, kw: int, stride: Sequence[int], padding: Sequence[int],
+           dilation: Sequence[int]) -> tuple[torch.Tensor, int, int]:
+    """(N, C*kh*kw, Ho*Wo) columns of ``x`` (N, C, H, W), channel-major; plus Ho, Wo. The whole
+    im2col is one strided copy."""
+    n, c, h, w = x.shape
+    if kh == kw == 1 and not any(padding) and tuple(stride) == (1, 1):
+        return x.reshape(n, c, h * w), h, w
+    xp, size, strides, ho, wo = _padded_windows(x, kh, kw, stride, padding, dilation)
+    cols = torch.ops.aten.as_strided_copy.default(xp, size, strides)
     return cols.view(n, c * kh * kw, ho * wo), ho, wo
+
+
+def im2col_t(x: torch.Tensor, kh: int, kw: int, stride: Sequence[int], padding: Sequence[int],
+             dilation: Sequence[int]) -> tuple[torch.Tensor, int, int]:
+    """The same columns with the samples inside: (C*kh*kw, N*Ho*Wo), for one ``mm`` of the whole batch."""
+    n, c = x.shape[:2]
+    xp, size, strides, ho, wo = _padded_windows(x, kh, kw, stride, padding, dilation)
+    order = [1, 2, 3, 0, 4, 5]   # (C, kh, kw, N, Ho, Wo)
+    cols = torch.ops.aten.as_strided_copy.default(xp, [size[i] for i in order], [strides[i] for i in order])
+    return cols.view(c * kh * kw, n * ho * wo), ho, wo
+
+
+def _batch_in_columns(ckk: int, hw: int) -> bool:
+    """True when a convolution's products take the whole batch at once: ``mm`` over (C*kh*kw,
+    N*Ho*Wo) columns, which costs the output's (O, N) -> (N, O) permute (N*O*Ho*Wo elements), instead
+    of ``bmm`` per sample, which costs N copies of the weight (N*O*C*kh*kw) and, for the weight
+    gradient, N per-sample products to sum. Deep layers (few pixels, long columns) take the batch."""
+    return ckk > hw
 
 
 def conv2d_forward(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None, stride: Sequence[int],
                    padding: Sequence[int], dilation: Sequence[int]) -> torch.Tensor:
-    """``conv2d`` (groups=1) as one bmm of the weight against the columns of each sample."""
-    n = x.shape[0]
+    """``conv2d`` (groups=1) as matrix products of the weight against the columns: one ``bmm``
+    against each sample's columns, or one ``mm`` against the batch's (``_batch_in_columns``). Each
+    output element is the same sum in the same order (k ascending) either way."""
+    n, _, h, w = x.shape
     o, c, kh, kw = weight.shape
-    cols, ho, wo = im2col(x, kh, kw, stride, padding, dilation)
-    out = torch.bmm(weight.reshape(1, o, c * kh * kw).expand(n, o, c * kh * kw), cols)
-    out = out.view(n, o, ho, wo)
+    ho = out_size(h, kh, stride[0], padding[0], dilation[0])
+    wo = out_size(w, kw, stride[1], padding[1], dilation[1])
+    if _batch_in_columns(c * kh * kw, ho * wo):
+        cols_t, ho, wo = im2col_t(x, kh, kw, stride, padding, dilation)
+        out = torch.mm(weight.reshape(o, c * kh * kw), cols_t).view(o, n, ho, wo).permute(1, 0, 2, 3)
+    else:
+        cols, ho, wo = im2col(x, kh, kw, stride, padding, dilation)
+        out = torch.bmm(weight.reshape(1, o, c * kh * kw).expand(n, o, c * kh * kw), cols).view(n, o, ho, wo)
     return out if bias is None else out + bias.view(1, o, 1, 1)
 
 
@@ -96,13 +129,18 @@ def conv2d_input_grad(grad: torch.Tensor, x_shape: Sequence[int], weight: torch.
 
 def conv2d_weight_grad(grad: torch.Tensor, x: torch.Tensor, weight_shape: Sequence[int], stride: Sequence[int],
                        padding: Sequence[int], dilation: Sequence[int]) -> torch.Tensor:
-    """d loss / d weight = sum over samples of grad @ cols^T. One operand must be transposed (an
-    activation-sized ``permute_copy``): transpose whichever is smaller, the output gradient
-    (O rows) or the columns (C*kh*kw rows)."""
+    """d loss / d weight = grad @ cols^T summed over samples. With the batch in the columns (as the
+    forward chose, so the columns are the forward's): one ``mm`` over all N*Ho*Wo positions. Else
+    per sample, then summed; one operand must be transposed (an activation-sized ``permute_copy``):
+    whichever is smaller, the output gradient (O rows) or the columns (C*kh*kw rows)."""
     n, o, ho, wo = grad.shape
     _, c, kh, kw = weight_shape
-    cols, _, _ = im2col(x, kh, kw, stride, padding, dilation)
     g = grad.reshape(n, o, ho * wo)
+    if _batch_in_columns(c * kh * kw, ho * wo):
+        cols_t, _, _ = im2col_t(x, kh, kw, stride, padding, dilation)
+        g_rows = torch.ops.aten.permute_copy.default(g, [0, 2, 1]).view(n * ho * wo, o)   # one copy, contiguous
+        return torch.mm(cols_t, g_rows).t().reshape(o, c, kh, kw)
+    cols, _, _ = im2col(x, kh, kw, stride, padding, dilation)
     if c * kh * kw < o:
         return torch.bmm(g, cols.transpose(1, 2)).sum(dim=0).reshape(o, c, kh, kw)
     return torch.bmm(cols, g.transpose(1, 2)).sum(dim=0).t().reshape(o, c, kh, kw)
