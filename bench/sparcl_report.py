@@ -93,10 +93,12 @@ def verdicts(setting: str, named: dict[str, list[dict]]) -> list[str]:
     return lines
 
 
-def markdown(command: str, env: str, runs: dict[str, dict[str, list[dict]]], settings: dict) -> str:
-    lines = ["## SparCL (`bench/sparcl.py`)", "", f"Command: `nice -n 10 {command}`  ", f"Environment: {env}", ""]
+def markdown(measured: dict[str, dict[str, str]], runs: dict[str, dict[str, list[dict]]], settings: dict) -> str:
+    """The section; ``measured[setting]`` = the command and environment of the invocation that ran it."""
+    lines = ["## SparCL (`bench/sparcl.py`)", ""]
     for setting, named in runs.items():
-        lines += [f"### {settings[setting]['title']}", "",
+        lines += [f"### {settings[setting]['title']}", "", f"Command: `nice -n 10 {measured[setting]['command']}`  ",
+                  f"Environment: {measured[setting]['environment']}", "",
                   "| run | seeds | class-IL % | task-IL % | train GFLOP | FLOPs ratio vs dense | class-IL delta (paired) | "
                   "task-IL delta | steps | wall s | sliced step speed-up |",
                   "|---|---|---|---|---|---|---|---|---|---|---|"]
