@@ -3,17 +3,22 @@
 Dense ER / DER++ against SparCL-ER / SparCL-DER++ (TDM + DDR + DGM) at weight sparsity 0.75 / 0.90 /
 0.95, every run by the host trainer (``HostTrainer``: the device engine on the torch-eager backend),
 FLOPs counted by ``FlopsObserver`` (``pipeline/sparcl/flops.py``) from the masks every step used.
-Three settings:
+Four settings:
 
-* ``fashion_mnist-cnn_bn`` (the goal setting, the paper's layout): ``small_cnn`` (two 3x3 convs, each
-  followed by BatchNorm, both masked; classifier dense), Split Fashion-MNIST, ``--seeds`` seeds
-  (0.95 at the first seed only);
+* ``fashion_mnist-cnn_bn-w32`` (the goal setting, the paper's layout): ``small_cnn`` width 32 (two 3x3 convs,
+  each followed by BatchNorm, both masked; classifier dense), Split Fashion-MNIST, 300 training samples per
+  class, ``--seeds`` seeds (0.95 at the first seed only);
+* ``fashion_mnist-cnn_bn``: the same recipe at width 16 and 200 samples per class (the capacity comparison);
 * ``digits-mlp`` / ``fashion_mnist-mlp``: the norm-free MLP 2x400 of the earlier runs, one seed, with
   the unit-norm init rescale; unstructured masks, and on Digits also structured (channel) masks.
 
     /work/main/.venv/bin/python bench/sparcl.py               # everything, 3 seeds on the conv model
     /work/main/.venv/bin/python bench/sparcl.py --quick       # Digits MLP only
+    /work/main/.venv/bin/python bench/sparcl.py --settings fashion_mnist-cnn_bn-w32 --jobs 1   # the goal setting alone
     /work/main/.venv/bin/python bench/sparcl.py --render      # rewrite the RESULTS.md section from the json
+
+A run of some settings (``--settings``, ``--runs``) replaces those settings in the json and keeps the others,
+each with the command that measured it.
 
 Runs go to ``--jobs`` worker processes (one torch thread each). Writes ``bench/results/sparcl.json``
 (rows + every run's raw figures) and the SparCL section of ``bench/RESULTS.md``.
