@@ -3,17 +3,22 @@
 Dense ER / DER++ against SparCL-ER / SparCL-DER++ (TDM + DDR + DGM) at weight sparsity 0.75 / 0.90 /
 0.95, every run by the host trainer (``HostTrainer``: the device engine on the torch-eager backend),
 FLOPs counted by ``FlopsObserver`` (``pipeline/sparcl/flops.py``) from the masks every step used.
-Three settings:
+Four settings:
 
-* ``fashion_mnist-cnn_bn`` (the goal setting, the paper's layout): ``small_cnn`` (two 3x3 convs, each
-  followed by BatchNorm, both masked; classifier dense), Split Fashion-MNIST, ``--seeds`` seeds
-  (0.95 at the first seed only);
+* ``fashion_mnist-cnn_bn-w32`` (the goal setting, the paper's layout): ``small_cnn`` width 32 (two 3x3 convs,
+  each followed by BatchNorm, both masked; classifier dense), Split Fashion-MNIST, 300 training samples per
+  class, ``--seeds`` seeds (0.95 at the first seed only);
+* ``fashion_mnist-cnn_bn``: the same recipe at width 16 and 200 samples per class (the capacity comparison);
 * ``digits-mlp`` / ``fashion_mnist-mlp``: the norm-free MLP 2x400 of the earlier runs, one seed, with
   the unit-norm init rescale; unstructured masks, and on Digits also structured (channel) masks.
 
     /work/main/.venv/bin/python bench/sparcl.py               # everything, 3 seeds on the conv model
     /work/main/.venv/bin/python bench/sparcl.py --quick       # Digits MLP only
+    /work/main/.venv/bin/python bench/sparcl.py --settings fashion_mnist-cnn_bn-w32 --jobs 1   # the goal setting alone
     /work/main/.venv/bin/python bench/sparcl.py --render      # rewrite the RESULTS.md section from the json
+
+A run of some settings (``--settings``, ``--runs``) replaces those settings in the json and keeps the others,
+each with the command that measured it.
 
 Runs go to ``--jobs`` worker processes (one torch thread each). Writes ``bench/results/sparcl.json``
 (rows + every run's raw figures) and the SparCL section of ``bench/RESULTS.md``.
@@ -41,13 +46,21 @@ SPARSITIES = (0.75, 0.90, 0.95)
 SEEDED_SPARSITIES = (0.75, 0.90)
 METHODS = ("er", "derpp")
 FASHION = {"kind": "fashion_mnist", "max_train_per_class": 300, "max_test_per_class": 200}
-FASHION_CNN = {**FASHION, "max_train_per_class": 200}     # per-class subset: 23 conv runs in the time budget
+
+
+def cnn_setting(width: int, per_class: int) -> dict:
+    """Split Fashion-MNIST on small_cnn (conv-BN-ReLU x2, both convs masked) at ``width``: one recipe, the width
+    and the training subset varied (the capacity test of the 0.90 goal)."""
+    return {"title": f"Split Fashion-MNIST, small_cnn w{width} + BatchNorm (conv-BN-ReLU x2, both convs masked), "
+                     f"{per_class} train samples/class, 10 epochs/task, EM 200, SB 400, SGD lr 0.1",
+            "data": {**FASHION, "max_train_per_class": per_class},
+            "model": {"kind": "small_cnn", "width": width, "norm": "batch"}, "epochs": 10, "sb_size": 400,
+            "lr": 0.1, "sparcl": {}, "structured": False, "seeded": True}
+
+
 SETTINGS = {
-    "fashion_mnist-cnn_bn": {
-        "title": "Split Fashion-MNIST, small_cnn w16 + BatchNorm (conv-BN-ReLU x2, both convs masked), 200 train "
-                 "samples/class, 10 epochs/task, EM 200, SB 400, SGD lr 0.1",
-        "data": FASHION_CNN, "model": {"kind": "small_cnn", "width": 16, "norm": "batch"}, "epochs": 10, "sb_size": 400,
-        "lr": 0.1, "sparcl": {}, "structured": False, "seeded": True},
+    "fashion_mnist-cnn_bn-w32": cnn_setting(32, 300),
+    "fashion_mnist-cnn_bn": cnn_setting(16, 200),
     "digits-mlp": {
         "title": "Split Digits, MLP 2x400 (no norm), 20 epochs/task, EM 200, SB 400, SGD lr 0.03, init rescale",
         "data": {"kind": "digits"}, "model": {"kind": "mlp", "hidden": [400, 400]}, "epochs": 20, "sb_size": 400,
@@ -129,8 +142,8 @@ def step_seconds(models: list[torch.nn.Module], input_shape: tuple[int, ...], cl
     return [sorted(t)[len(t) // 2] for t in times]
 
 
-def grid(settings: list[str], seeds: int, ablation: bool) -> list[dict]:
-    """Every run: {"setting", "name", "seed", "spec": run_one's spec arguments}."""
+def grid(settings: list[str], seeds: int, ablation: bool, only: set[str] | None = None) -> list[dict]:
+    """Every run: {"setting", "name", "seed", "spec": run_one's spec arguments}; ``only``: these run names alone."""
     jobs = []
     for setting in settings:
         cfg = SETTINGS[setting]
@@ -141,6 +154,8 @@ def grid(settings: list[str], seeds: int, ablation: bool) -> list[dict]:
             if ablation and cfg["seeded"] and seed == 0:
                 runs += [("derpp", 0.75, False, part) for part in ABLATIONS]
             for method, sp, st, part in runs:
+                if only is not None and run_name(method, sp, st, part) not in only:
+                    continue
                 jobs.append({"setting": setting, "name": run_name(method, sp, st, part), "seed": seed,
                              "spec": {"setting": setting, "method": method, "sparsity": sp, "structured": st, "seed": seed,
                                       "parts": ABLATIONS.get(part)}})
@@ -157,9 +172,32 @@ def prepare_data(jobs: list[dict]) -> None:
         write_shards(parse_spec(spec_table(setting, "er", None, False, seed), source="bench/sparcl.py"), edgecl_home() / "cache")
 
 
-def render(path: Path) -> None:
+def load_saved(path: Path) -> dict:
+    """The stored runs and, per setting, the command and environment that measured them ({} if none yet)."""
+    if not path.exists():
+        return {"runs": {}, "measured": {}}
     saved = json.loads(path.read_text())
-    write_section("sparcl", markdown(saved["command"], saved["environment"], saved["runs"], SETTINGS))
+    measured = saved.get("measured") or {s: {"command": saved["command"], "environment": saved["environment"]}
+                                         for s in saved["runs"]}
+    return {"runs": saved["runs"], "measured": measured}
+
+
+def write(path: Path, command: str, env: str, runs: dict[str, dict[str, list[dict]]]) -> None:
+    """Store this invocation's settings over the same settings of the saved file (the others kept, with the
+    command that measured them), then the rows and the RESULTS.md section of every stored setting."""
+    saved = load_saved(path)
+    all_runs = {**saved["runs"], **runs}
+    measured = {**saved["measured"], **{s: {"command": command, "environment": env} for s in runs}}
+    order = [s for s in SETTINGS if s in all_runs]
+    all_runs, measured = {s: all_runs[s] for s in order}, {s: measured[s] for s in order}
+    rows = [row for setting, named in all_runs.items() for row in rows_for(setting, named)]
+    write_results_json("sparcl", command, rows, environment=env, measured=measured, runs=all_runs)
+    write_section("sparcl", markdown(measured, all_runs, SETTINGS))
+
+
+def render(path: Path) -> None:
+    saved = load_saved(path)
+    write_section("sparcl", markdown(saved["measured"], saved["runs"], SETTINGS))
 
 
 def main() -> None:
@@ -167,18 +205,31 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="the Digits MLP setting only")
     ap.add_argument("--seeds", type=int, default=3, help="seeds of the conv setting (mean +- sd)")
     ap.add_argument("--ablation", action="store_true", help="also DER++ 0.75 with each SparCL part alone (conv setting, first seed)")
+    ap.add_argument("--settings", help=f"comma-separated settings to run (default all): {', '.join(SETTINGS)}")
+    ap.add_argument("--runs", help="comma-separated run names to run alone, e.g. dense-er,sparcl-er-0.90 "
+                                   "(each SparCL run needs the dense run of its method)")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
     ap.add_argument("--render", action="store_true", help="only rewrite the RESULTS.md section from bench/results/sparcl.json")
     args = ap.parse_args()
     if args.render:
         return render(BENCH_DIR / "results" / "sparcl.json")
+    settings = ["digits-mlp"] if args.quick else args.settings.split(",") if args.settings else list(SETTINGS)
+    if unknown := [s for s in settings if s not in SETTINGS]:
+        ap.error(f"--settings: unknown {', '.join(unknown)}; expected some of {', '.join(SETTINGS)}")
+    only = set(args.runs.split(",")) if args.runs else None
+    jobs = grid(settings, args.seeds, args.ablation, only)
+    names = {j["name"] for j in jobs}
+    if only is not None and (unknown := sorted(only - names)):
+        ap.error(f"--runs: {', '.join(unknown)} not in the grid of {', '.join(settings)}")
+    if missing := sorted({f"dense-{n.split('-')[1]}" for n in names} - names):
+        ap.error(f"--runs: {', '.join(missing)} needed (SparCL runs are compared with the dense run of their method)")
     command = ("python bench/sparcl.py" + (" --quick" if args.quick else "") + (" --ablation" if args.ablation else "")
+               + (f" --settings {args.settings}" if args.settings and not args.quick else "")
+               + (f" --runs {args.runs}" if args.runs else "")
                + (f" --seeds {args.seeds}" if args.seeds != 3 else "") + (f" --jobs {args.jobs}" if args.jobs != 2 else ""))
     env = (f"python {platform.python_version()}, torch {torch.__version__}, {os.cpu_count()} CPUs shared, {args.jobs} worker "
            f"processes x 1 torch thread, {platform.machine()}, load average at start {os.getloadavg()[0]:.1f}")
     print(f"$ {command}\n{env}", flush=True)
-    settings = ["digits-mlp"] if args.quick else list(SETTINGS)
-    jobs = grid(settings, args.seeds, args.ablation)
     prepare_data(jobs)
     runs: dict[str, dict[str, list[dict]]] = {s: {} for s in settings}
     t0 = time.perf_counter()
@@ -197,10 +248,8 @@ def main() -> None:
         order = [j["name"] for j in jobs if j["setting"] == setting and j["seed"] == 0]
         runs[setting] = {n: sorted(runs[setting][n], key=lambda r: r["seed"]) for n in order}
     env += f", bench wall time {time.perf_counter() - t0:.0f} s"
-    rows = [row for setting, named in runs.items() for row in rows_for(setting, named)]
-    write_results_json("sparcl", command, rows, environment=env, runs=runs)
-    write_section("sparcl", markdown(command, env, runs, SETTINGS))
-    for row in rows:
+    write(BENCH_DIR / "results" / "sparcl.json", command, env, {s: named for s, named in runs.items() if named})
+    for row in (row for setting, named in runs.items() for row in rows_for(setting, named)):
         if "met" in row:
             print(f"goal {row['name']} {row['metric']} = {row['value']} {row['unit']} (goal {row['goal']}): "
                   f"{'met' if row['met'] else 'NOT met'}")

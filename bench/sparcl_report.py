@@ -93,10 +93,12 @@ def verdicts(setting: str, named: dict[str, list[dict]]) -> list[str]:
     return lines
 
 
-def markdown(command: str, env: str, runs: dict[str, dict[str, list[dict]]], settings: dict) -> str:
-    lines = ["## SparCL (`bench/sparcl.py`)", "", f"Command: `nice -n 10 {command}`  ", f"Environment: {env}", ""]
+def markdown(measured: dict[str, dict[str, str]], runs: dict[str, dict[str, list[dict]]], settings: dict) -> str:
+    """The section; ``measured[setting]`` = the command and environment of the invocation that ran it."""
+    lines = ["## SparCL (`bench/sparcl.py`)", ""]
     for setting, named in runs.items():
-        lines += [f"### {settings[setting]['title']}", "",
+        lines += [f"### {settings[setting]['title']}", "", f"Command: `nice -n 10 {measured[setting]['command']}`  ",
+                  f"Environment: {measured[setting]['environment']}", "",
                   "| run | seeds | class-IL % | task-IL % | train GFLOP | FLOPs ratio vs dense | class-IL delta (paired) | "
                   "task-IL delta | steps | wall s | sliced step speed-up |",
                   "|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -128,47 +130,58 @@ NOTES = """Notes (read with the tables above):
   measured SGD step (batch 32) of the physically smaller model `pipeline.export.structured.prune_channels`
   builds from the trained channel masks, vs the dense model, interleaved in one process. Unstructured masks
   save no time on dense kernels; wall times are on a shared, loaded 2-core host (noisy).
-- Conv setting: `small_cnn` is the one conv + BatchNorm model of `models/` whose 23 runs fit the time
-  budget (a step: 24 ms CPU vs 124 ms for `resnet18_reduced` at width 8). Its `maskable` list masks both
-  convs, the 1->16 stem included (the paper keeps ResNet-18's stem dense): a dense stem is 11% of this
-  model's FLOPs and would cap the FLOPs ratio at 0.75 near 3.7x (< 4x). lr 0.1 for dense and SparCL alike:
-  at the paper's 0.03 the dense model underfits in 10-epoch tasks (side run, 300 samples/class, seed 0:
-  dense DER++ class-IL 28.6, task-1 mean loss 0.32, vs 47.1 and 0.18 at lr 0.1). 200 training samples per
-  class (not 300) to fit the budget. The MLP settings keep the earlier bench's recipe.
+- Conv settings: `small_cnn` (the one conv + BatchNorm model of `models/` whose runs fit the time budget;
+  a step: 24 ms CPU at w16 vs 124 ms for `resnet18_reduced` at width 8). Its `maskable` list masks both convs,
+  the stem included (the paper keeps ResNet-18's stem dense): a dense stem is 11% of the FLOPs at w16 and 5.9%
+  at w32 (`layer_flops`) and would cap the FLOPs ratio near 3.5x / 5.5x (w16) and 4.1x / 7.5x (w32) at
+  0.75 / 0.90, below 8x at 0.90 for both, so it stays masked. lr 0.1 for dense and SparCL alike: at the
+  paper's 0.03 the dense model underfits in 10-epoch tasks (side run, w16, 300 samples/class, seed 0: dense
+  DER++ class-IL 28.6, task-1 mean loss 0.32, vs 47.1 and 0.18 at lr 0.1). The goal setting is w32 with 300
+  training samples per class; w16 with 200 (the earlier goal setting, same code, its own command above) is
+  kept as the capacity comparison. The MLP settings keep the earlier bench's recipe.
 - Cut to fit ~30 min on 2 loaded cores: the MLP settings run one seed; Fashion-MNIST MLP without
   structured rows; the earlier labelled variants (literal-init, first-dense, no-ddr, BatchNorm MLP) are
   gone (the conv + BatchNorm setting replaces the BatchNorm MLP); the ablation is one seed.
 """
 
 
-VERDICT = """**Verdict (run of 2026-12-01 12:21-12:52 UTC, load average 9-12 on 2 shared cores, 2 workers).**
-FLOPs goals are met everywhere (conv: 5.12x at 0.75, 12.73x at 0.90; MLP: 4.59x-4.92x / 10.1x-11.6x).
-Accuracy goals, conv + BatchNorm on Split Fashion-MNIST (3 seeds, the issue's setting):
-- SparCL-ER 0.75: **met on the mean** (+2.2 ± 7.6 points; per seed +7.9 / -6.4 / +5.1): the seed-to-seed
-  spread of this model's class-IL is larger than the goal's 1-point margin, so "no loss" is all it shows.
-- SparCL-DER++ 0.75: **NOT met** (-3.8 ± 4.2). SparCL-ER / DER++ 0.90: **NOT met** (-14.3 ± 8.1 / -14.3 ± 8.6,
-  every seed below -8); 0.95 (one seed) -18.5 / -14.8.
-MLP (one seed): Digits ER met at 0.75 (-0.4) and 0.90 (-2.2), Digits DER++ not (-2.9 / -4.7); Fashion-MNIST
-not met for either method (ER -1.3 / -4.3, DER++ -3.2 / -9.1).
+VERDICT = """**Verdict.** Goal setting: small_cnn w32 + BatchNorm, 300 samples/class (run of 2026-12-01
+23:04-23:17 UTC, 1 worker, load 1.4 at start). FLOPs goals are met everywhere (w32: 5.13x at 0.75, 12.71x
+at 0.90; w16: 5.12x / 12.73x; MLP: 4.59x-4.92x / 10.1x-11.6x). Accuracy, w32, 3 seeds, paired deltas:
+- SparCL-ER 0.75: **met on the mean** (+3.9 ± 5.3; per seed +6.4 / -2.2 / +7.5).
+- SparCL-ER 0.90: **met on the mean** (-0.5 ± 11.3; per seed -2.9 / -10.5 / +11.7).
+- SparCL-DER++ 0.75: **met on the mean** (+4.7 ± 10.5; per seed +9.5 / -7.4 / +11.9).
+- SparCL-DER++ 0.90: **NOT met** (-4.9 ± 18.4; per seed -0.9 / -24.9 / +11.2).
+None of the four is conclusive either way: the paired sd (5-18 points) is 5-18 times the goal's margin, so
+the standard error of a 3-seed mean (3-11 points) is larger than the margin. The spread comes from the dense
+runs (dense ER 56.9 / 67.7 / 53.1, DER++ 43.3 / 62.9 / 42.5 by seed): seed 1's dense runs score high and
+every SparCL run of seed 1 lands below them; seed 2's score low and every SparCL run lands above.
+w16 (3 seeds, earlier run): ER 0.75 met on the mean (+2.2 ± 7.6), DER++ 0.75 not (-3.8 ± 4.2), 0.90 not
+for either (-14.3 ± 8.1 / -14.3 ± 8.6, every seed below -8). MLP (one seed): Digits ER met at 0.75 (-0.4)
+and 0.90 (-2.2), Digits DER++ not (-2.9 / -4.7); Fashion-MNIST not met for either method (ER -1.3 / -4.3,
+DER++ -3.2 / -9.1).
 
 Why, checked against `/work/shared/reference/sparcl.md` (no bug found):
 1. The FLOPs count follows the engine's schedule: per row 0.25 + 0.25 + 0.2 = 0.70 of a dense 3F on the
    masked convs (4.28x), times DDR's step cut 890 -> 740 (30% of SB removed, 30 rows at each of epochs 1-4;
-   exactly the steps the table shows) = 5.15x expected, 5.12x counted (epoch 0 trains at the expand density
-   0.26); at 0.90, 10.7x x 1.20 = 12.8x expected, 12.73x counted.
+   exactly the steps the table shows) = 5.15x expected, 5.12x counted at w16 and 5.13x at w32 (epoch 0 trains at the expand density
+   0.26); at 0.90, 10.7x x 1.20 = 12.8x expected, 12.73x / 12.71x counted.
 2. Schedules as the reference scaled to 10 epochs: TDM expand at epoch 0 (drop to s, grow to s - 0.01),
    swaps at epochs 1-8 (drop to s + 0.01, regrow to s, new weights at 0), final drop and freeze at epoch 9
    (the paper's 5..45 of 50); drop score |w| + 0.5 |g_prev| with the previous step's raw gradient; DDR 30%
    in four equal removals at 10-40% of the task, least-forgotten first, never-learned kept, removed rows never
    replayed nor stored; DGM masks 20% of the surviving weights' gradients (the reference's 80th percentile at
    0.75), refreshed every 30 steps and right after every TDM update; the same lr for dense and SparCL.
-3. What costs accuracy is capacity: small_cnn has 4,752 conv weights; at 0.90 its stem keeps 14 of 144 (under
-   one weight per 3x3 filter) and the second conv 461 of 4,608, where the paper's ResNet-18 keeps ~1.1M. The
-   loss is not only forgetting: task-IL drops too (-2.6 / -4.5 points at 0.90, -0.0 to -0.8 at 0.75). In the
-   one-seed ablation at 0.75, TDM alone costs -9.3, DGM alone -3.6, DDR alone +3.9, against a run-to-run
-   spread of 4-6 points: TDM is the part that matters, DDR costs nothing measurable.
-4. Beside SparCL, dense DER++ scores below dense ER on this model (46.9 ± 6.4 vs 57.8 ± 4.4; on the MLPs they
-   are level): in the one-pool semantics (docs/semantics.md 4.3) an EM row's cross-entropy weighs beta = 0.5
+3. Capacity, tested (w16 -> w32; the earlier verdict had only asserted it): small_cnn w16 has 4,752 conv
+   weights (at 0.90 its stem keeps 14 of 144, the second conv 461 of 4,608), w32 18,720 (29 of 288,
+   1,843 of 18,432). The class-IL delta at 0.90 goes from -14.3 to -0.5 (ER) and -14.3 to -4.9 (DER++),
+   at 0.95 (one seed) from -18.5 to -8.0 and -14.8 to -6.8. Task-IL, the less noisy figure (paired sd
+   0.3-1.6), still drops at 0.90 (w32 -2.0 ± 0.3 / -2.9 ± 1.5, w16 -2.6 / -4.5) and barely at 0.75 (-0.3 /
+   -0.5): 0.90 keeps a real, smaller cost at w32. Width and training samples (200 -> 300/class) changed
+   together, so the two are not separated; w48 / w64 were not run (time). In the one-seed w16 ablation at
+   0.75, TDM alone costs -9.3, DGM alone -3.6, DDR alone +3.9, against a run-to-run spread of 4-6 points.
+4. Beside SparCL, dense DER++ scores below dense ER on the conv model (w32 49.5 ± 11.6 vs 59.2 ± 7.6, w16
+   46.9 ± 6.4 vs 57.8 ± 4.4; on the MLPs they are level): in the one-pool semantics (docs/semantics.md 4.3) an EM row's cross-entropy weighs beta = 0.5
    where ER's weighs 1, while the reference's DER++ adds beta x CE on its own buffer draw on top of the full
    current-batch loss. That is a property of the documented semantics, not of this bench; left as is.
 """
