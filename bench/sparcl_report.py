@@ -146,16 +146,18 @@ NOTES = """Notes (read with the tables above):
 
 
 VERDICT = """**Verdict.** Goal setting: small_cnn w32 + BatchNorm, 300 samples/class (run of 2026-12-01
-23:04-23:17 UTC, 1 worker, load 1.4 at start). FLOPs goals are met everywhere (w32: 5.13x at 0.75, 12.71x
-at 0.90; w16: 5.12x / 12.73x; MLP: 4.59x-4.92x / 10.1x-11.6x). Accuracy, w32, 3 seeds, paired deltas:
-- SparCL-ER 0.75: **met on the mean** (+3.9 ± 5.3; per seed +6.4 / -2.2 / +7.5).
-- SparCL-ER 0.90: **met on the mean** (-0.5 ± 11.3; per seed -2.9 / -10.5 / +11.7).
-- SparCL-DER++ 0.75: **met on the mean** (+4.7 ± 10.5; per seed +9.5 / -7.4 / +11.9).
-- SparCL-DER++ 0.90: **NOT met** (-4.9 ± 18.4; per seed -0.9 / -24.9 / +11.2).
-None of the four is conclusive either way: the paired sd (5-18 points) is 5-18 times the goal's margin, so
-the standard error of a 3-seed mean (3-11 points) is larger than the margin. The spread comes from the dense
-runs (dense ER 56.9 / 67.7 / 53.1, DER++ 43.3 / 62.9 / 42.5 by seed): seed 1's dense runs score high and
-every SparCL run of seed 1 lands below them; seed 2's score low and every SparCL run lands above.
+23:52-00:02 UTC, 2 workers, 5 seeds; seeds 0-2 reproduce the earlier 3-seed run exactly). FLOPs goals are met
+everywhere (w32: 5.13x at 0.75, 12.71x at 0.90; w16: 5.12x / 12.73x; MLP: 4.59x-4.92x / 10.1x-11.6x).
+Accuracy, w32, 5 seeds, paired class-IL deltas (mean ± sd; per seed 0 / 1 / 2 / 3 / 4):
+- SparCL-ER 0.75: **met on the mean** (-0.07 ± 8.5; +6.4 / -2.2 / +7.5 / +1.5 / -13.6).
+- SparCL-ER 0.90: **NOT met** (-5.4 ± 11.3; -2.9 / -10.5 / +11.7 / -6.4 / -19.0).
+- SparCL-DER++ 0.75: **NOT met** (-1.2 ± 11.1; +9.5 / -7.4 / +11.9 / -7.4 / -12.6).
+- SparCL-DER++ 0.90: **NOT met** (-9.3 ± 14.5; -0.9 / -24.9 / +11.2 / -12.8 / -18.9).
+With 3 seeds three of the four read as met on the mean (+3.9 / -0.5 / +4.7 / -4.9); seeds 3 and 4 moved every
+mean by 4-6 points. None is conclusive either way: the paired sd (8.5-14.5 points) gives a 5-seed mean a
+standard error of 4-6.5 points, larger than the goals' 1-3 point margins. Much of the spread is the dense
+runs' (dense ER 56.9 / 67.7 / 53.1 / 59.4 / 62.0, DER++ 43.3 / 62.9 / 42.5 / 58.2 / 55.4). Task-IL, the
+steadier figure, is level at 0.75 (ER +0.0, DER++ -0.2) and drops at 0.90 (-1.7 / -1.6).
 w16 (3 seeds, earlier run): ER 0.75 met on the mean (+2.2 ± 7.6), DER++ 0.75 not (-3.8 ± 4.2), 0.90 not
 for either (-14.3 ± 8.1 / -14.3 ± 8.6, every seed below -8). MLP (one seed): Digits ER met at 0.75 (-0.4)
 and 0.90 (-2.2), Digits DER++ not (-2.9 / -4.7); Fashion-MNIST not met for either method (ER -1.3 / -4.3,
@@ -174,13 +176,13 @@ Why, checked against `/work/shared/reference/sparcl.md` (no bug found):
    0.75), refreshed every 30 steps and right after every TDM update; the same lr for dense and SparCL.
 3. Capacity, tested (w16 -> w32; the earlier verdict had only asserted it): small_cnn w16 has 4,752 conv
    weights (at 0.90 its stem keeps 14 of 144, the second conv 461 of 4,608), w32 18,720 (29 of 288,
-   1,843 of 18,432). The class-IL delta at 0.90 goes from -14.3 to -0.5 (ER) and -14.3 to -4.9 (DER++),
-   at 0.95 (one seed) from -18.5 to -8.0 and -14.8 to -6.8. Task-IL, the less noisy figure (paired sd
-   0.3-1.6), still drops at 0.90 (w32 -2.0 ± 0.3 / -2.9 ± 1.5, w16 -2.6 / -4.5) and barely at 0.75 (-0.3 /
-   -0.5): 0.90 keeps a real, smaller cost at w32. Width and training samples (200 -> 300/class) changed
+   1,843 of 18,432). The class-IL delta at 0.90 goes from -14.3 to -5.4 (ER) and -14.3 to -9.3 (DER++)
+   (w16 3 seeds, w32 5 seeds; on the same 3 seeds w32 read -0.5 / -4.9), at 0.95 (one seed) from -18.5 to
+   -8.0 and -14.8 to -6.8. Task-IL, the less noisy figure, still drops at 0.90 (w32 -1.7 / -1.6, w16 -2.6 /
+   -4.5) and not at 0.75 (+0.0 / -0.2): 0.90 keeps a real, smaller cost at w32. Width and training samples (200 -> 300/class) changed
    together, so the two are not separated; w48 / w64 were not run (time). In the one-seed w16 ablation at
    0.75, TDM alone costs -9.3, DGM alone -3.6, DDR alone +3.9, against a run-to-run spread of 4-6 points.
-4. Beside SparCL, dense DER++ scores below dense ER on the conv model (w32 49.5 ± 11.6 vs 59.2 ± 7.6, w16
+4. Beside SparCL, dense DER++ scores below dense ER on the conv model (w32, 5 seeds: 52.4 vs 59.8, w16
    46.9 ± 6.4 vs 57.8 ± 4.4; on the MLPs they are level): in the one-pool semantics (docs/semantics.md 4.3) an EM row's cross-entropy weighs beta = 0.5
    where ER's weighs 1, while the reference's DER++ adds beta x CE on its own buffer draw on top of the full
    current-batch loss. That is a property of the documented semantics, not of this bench; left as is.
