@@ -29,7 +29,6 @@ from pipeline.export.passes.conv_im2col_ops import (
     conv2d_forward,
     conv2d_input_grad,
     conv2d_weight_grad,
-    out_size,
 )
 
 TOL = 1e-5
@@ -95,8 +94,6 @@ def tiny(kind: str, shape=(1, 8, 8), width: int = 4, seed: int = 0):
 def test_im2col_ops_match_torch_convolution(k, stride, padding, dilation, bias, channels, size):
     torch.manual_seed(k * 10 + stride)
     (c, o), (h, w_) = channels, size
-    if out_size(h, k, stride, padding, dilation) < 1 or out_size(w_, k, stride, padding, dilation) < 1:
-        pytest.skip("kernel larger than the padded input")
     x = torch.randn(3, c, h, w_, requires_grad=True)
     w = torch.randn(o, c, k, k, requires_grad=True)
     b = torch.randn(o, requires_grad=True) if bias else None

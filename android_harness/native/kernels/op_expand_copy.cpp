@@ -82,10 +82,8 @@ Tensor& expand_copy_out(
     strides[k] = (s == 1 && sizes[k] != 1) ? 0 : step;
     step *= s;
   }
-  if (out.numel() > 0) {
-    edgecl::kernels::strided_copy(
-        self.const_data_ptr<char>(), out.mutable_data_ptr<char>(), sizes, strides, nd, out.element_size());
-  }
+  edgecl::kernels::strided_copy(
+      self.const_data_ptr<char>(), out.mutable_data_ptr<char>(), sizes, strides, nd, out.element_size());
 
   return out;
 }

@@ -4,7 +4,7 @@
  *
  * This source code is licensed under the BSD-style license found in the
  * LICENSE file in the root directory of this source tree.
-  *
+ *
  * edgecl: ExecuTorch's portable flip (third_party/executorch/kernels/portable/cpu/op_flip.cpp at
  * cff6f4dd32), the same checks, with the copy done by strided_copy (negative strides on the flipped
  * dimensions, from the input's last element along them) instead of a coordinate round trip per
@@ -65,12 +65,10 @@ Tensor& flip_out(
     if (flip_dim_data[d]) start += (sizes[d] - 1) * step;
     step *= sizes[d];
   }
-  if (in.numel() > 0) {
-    const size_t elem = in.element_size();
-    edgecl::kernels::strided_copy(
-        in.const_data_ptr<char>() + start * static_cast<int64_t>(elem), out.mutable_data_ptr<char>(), sizes,
-        strides, in.dim(), elem);
-  }
+  const size_t elem = in.element_size();
+  edgecl::kernels::strided_copy(
+      in.const_data_ptr<char>() + start * static_cast<int64_t>(elem), out.mutable_data_ptr<char>(), sizes,
+      strides, in.dim(), elem);
 
   return out;
 }

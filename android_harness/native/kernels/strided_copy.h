@@ -17,7 +17,8 @@ namespace edgecl {
 namespace kernels {
 
 /** Copy `out[i0..in-1] = in[sum_k ik * stride[k]]` (strides in elements) for every index of `sizes`
- * (row-major, `ndim` <= 16) into the contiguous `out`; `elem` is the element size in bytes. */
+ * (row-major, `ndim` <= 16) into the contiguous `out`; `elem` is the element size in bytes. Any size 0:
+ * nothing to copy. */
 void strided_copy(const char* in, char* out, const int64_t* sizes, const int64_t* strides, size_t ndim,
                   size_t elem);
 

@@ -22,6 +22,13 @@ def out_size(size: int, k: int, s: int, p: int, d: int) -> int:
     return (size + 2 * p - d * (k - 1) - 1) // s + 1
 
 
+def _out_hw(h: int, w: int, kh: int, kw: int, stride: Sequence[int], padding: Sequence[int],
+            dilation: Sequence[int]) -> tuple[int, int]:
+    """(Ho, Wo) of a convolution of an H x W input."""
+    return (out_size(h, kh, stride[0], padding[0], dilation[0]),
+            out_size(w, kw, stride[1], padding[1], dilation[1]))
+
+
 def _pad(x: torch.Tensor, ph: int, pw: int) -> torch.Tensor:
     """Zero padding in one pass (``constant_pad_nd``: one copy of the input, where two ``cat`` along
     H and W made two, the W one in 1-element chunks). Unpadded: ``x`` itself, made contiguous, which
@@ -36,8 +43,7 @@ def _padded_windows(x: torch.Tensor, kh: int, kw: int, stride: Sequence[int], pa
     """The padded input and the (N, C, kh, kw, Ho, Wo) sizes and element strides of its windows:
     window[n, c, i, j, y, x] = xp[n, c, i*dh + y*sh, j*dw + x*sw]."""
     n, c, h, w = x.shape
-    ho = out_size(h, kh, stride[0], padding[0], dilation[0])
-    wo = out_size(w, kw, stride[1], padding[1], dilation[1])
+    ho, wo = _out_hw(h, w, kh, kw, stride, padding, dilation)
     xp = _pad(x, padding[0], padding[1])
     hp, wp = h + 2 * padding[0], w + 2 * padding[1]
     (sh, sw), (dh, dw) = stride, dilation
@@ -81,13 +87,12 @@ def conv2d_forward(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | N
     output element is the same sum in the same order (k ascending) either way."""
     n, _, h, w = x.shape
     o, c, kh, kw = weight.shape
-    ho = out_size(h, kh, stride[0], padding[0], dilation[0])
-    wo = out_size(w, kw, stride[1], padding[1], dilation[1])
+    ho, wo = _out_hw(h, w, kh, kw, stride, padding, dilation)
     if _batch_in_columns(c * kh * kw, ho * wo):
-        cols_t, ho, wo = im2col_t(x, kh, kw, stride, padding, dilation)
+        cols_t, _, _ = im2col_t(x, kh, kw, stride, padding, dilation)
         out = torch.mm(weight.reshape(o, c * kh * kw), cols_t).view(o, n, ho, wo).permute(1, 0, 2, 3)
     else:
-        cols, ho, wo = im2col(x, kh, kw, stride, padding, dilation)
+        cols, _, _ = im2col(x, kh, kw, stride, padding, dilation)
         out = torch.bmm(weight.reshape(1, o, c * kh * kw).expand(n, o, c * kh * kw), cols).view(n, o, ho, wo)
     return out if bias is None else out + bias.view(1, o, 1, 1)
 
