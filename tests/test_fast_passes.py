@@ -26,6 +26,8 @@ from pipeline.export.passes import (
 )
 from pipeline.export.passes.conv_im2col_ops import (
     _batch_in_columns,
+    _col2im,
+    _out_hw,
     conv2d_forward,
     conv2d_input_grad,
     conv2d_weight_grad,
@@ -106,6 +108,39 @@ def test_im2col_ops_match_torch_convolution(k, stride, padding, dilation, bias, 
     gx, gw = torch.autograd.grad(ref, (x, w), g)
     assert torch.allclose(conv2d_input_grad(g, x.shape, w, s, p, d), gx, atol=1e-5, rtol=1e-5)
     assert torch.allclose(conv2d_weight_grad(g, x, w.shape, s, p, d), gw, atol=1e-5, rtol=1e-5)
+
+
+def _scatter_tap_by_tap(gcols, in_shape, kh, kw, ho, wo, stride, padding, dilation):
+    """col2im as its definition: each tap's piece added onto the zeroed padded input, taps in order."""
+    n, c, h, w = in_shape
+    (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
+    acc = torch.zeros(n, c, h + 2 * ph, w + 2 * pw)
+    pieces = gcols.view(n, c, kh * kw, ho, wo)
+    for t in range(kh * kw):
+        i, j = divmod(t, kw)
+        acc[:, :, i * dh:i * dh + sh * (ho - 1) + 1:sh, j * dw:j * dw + sw * (wo - 1) + 1:sw] += pieces[:, :, t]
+    return acc[:, :, ph:ph + h, pw:pw + w]
+
+
+_COL2IM_CASES = [(size, *case) for size in [(7, 7), (8, 6), (1, 9), (5, 4)] for case in [
+    ((3, 3), (2, 2), (1, 1), (1, 1)), ((1, 1), (2, 2), (0, 0), (1, 1)), ((2, 3), (3, 2), (2, 1), (1, 1)),
+    ((3, 3), (1, 2), (1, 0), (2, 1)), ((3, 3), (1, 1), (2, 2), (1, 1)),
+] if min(_out_hw(*size, *case[0], *case[1:])) > 0]
+
+
+@pytest.mark.parametrize("size,k,stride,padding,dilation", _COL2IM_CASES)
+def test_col2im_by_phase_is_the_tap_by_tap_scatter_bit_for_bit(size, k, stride, padding, dilation):
+    """Same sum, same order per element, signed zeros included (the native and Python runners agree
+    either way; this keeps the program's arithmetic what the docstring says)."""
+    (h, w), (kh, kw) = size, k
+    ho, wo = _out_hw(h, w, kh, kw, stride, padding, dilation)
+    torch.manual_seed(h * 31 + kh)
+    g = torch.randn(2, 3 * kh * kw, ho * wo)
+    g[g.abs() < 0.3] = -0.0
+    want = _scatter_tap_by_tap(g, (2, 3, h, w), kh, kw, ho, wo, stride, padding, dilation)
+    got = _col2im(g, (2, 3, h, w), kh, kw, ho, wo, stride, padding, dilation)
+    assert got.shape == want.shape
+    assert torch.equal(got, want) and torch.equal(torch.signbit(got), torch.signbit(want))
 
 
 def test_the_batch_goes_into_the_columns_only_where_the_weight_expand_is_the_bigger_copy():

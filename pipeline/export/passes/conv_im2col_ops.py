@@ -99,18 +99,27 @@ def conv2d_forward(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | N
 
 def _col2im(gcols: torch.Tensor, in_shape: Sequence[int], kh: int, kw: int, ho: int, wo: int,
             stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int]) -> torch.Tensor:
-    """Scatter-add column gradients (N, C*kh*kw, Ho*Wo) back onto the input (N, C, H, W)."""
+    """Scatter-add column gradients (N, C*kh*kw, Ho*Wo) back onto the input (N, C, H, W), by phase:
+    tap (i, j) lands on the padded rows i*dh + y*sh, i.e. on row y + (i*dh) // sh of the row phase
+    (i*dh) % sh (columns likewise). Each of the sh*sw phase images is the sum of its taps' pieces,
+    each zero-padded to its offset, added in tap order from zero, so every element is the same sum
+    in the same order as a tap-by-tap scatter; the phases are then interleaved by one permute. A
+    copy per tap of a quarter-size image (stride 2), where a scatter per tap copied the whole input
+    twice."""
     n, c, h, w = in_shape
     (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
+    rows, cols = -(-(h + 2 * ph) // sh), -(-(w + 2 * pw) // sw)   # every phase image padded to one size
     pieces = gcols.view(n, c, kh * kw, ho, wo)
-    acc = gcols.new_zeros(n, c, h + 2 * ph, w + 2 * pw)
+    phases = [[gcols.new_zeros(n, c, rows, cols) for _ in range(sw)] for _ in range(sh)]
     for t in range(kh * kw):
-        i, j = divmod(t, kw)
-        r0, r1, c0, c1 = i * dh, i * dh + sh * (ho - 1) + 1, j * dw, j * dw + sw * (wo - 1) + 1
-        whole_rows = (r0, r1, sh) == (0, acc.shape[2], 1)   # e.g. a 1-D convolution (H = 1): no row scatter
-        rows = acc if whole_rows else acc[:, :, r0:r1:sh]
-        rows = torch.slice_scatter(rows, rows[:, :, :, c0:c1:sw] + pieces[:, :, t], dim=3, start=c0, end=c1, step=sw)
-        acc = rows if whole_rows else torch.slice_scatter(acc, rows, dim=2, start=r0, end=r1, step=sh)
+        (ri, a), (ci, b) = divmod(t // kw * dh, sh), divmod(t % kw * dw, sw)
+        placed = torch.ops.aten.constant_pad_nd.default(pieces[:, :, t], [ci, cols - wo - ci, ri, rows - ho - ri], 0.0)
+        phases[a][b] = phases[a][b] + placed
+    if sh == sw == 1:
+        acc = phases[0][0]
+    else:   # (N, C, sh, sw, R, Q) -> (N, C, R, sh, Q, sw) = the padded input, rows r*sh + a, columns q*sw + b
+        stacked = torch.stack([torch.stack(row, dim=2) for row in phases], dim=2)
+        acc = torch.ops.aten.permute_copy.default(stacked, [0, 1, 4, 2, 5, 3]).reshape(n, c, rows * sh, cols * sw)
     return acc[:, :, ph:ph + h, pw:pw + w]
 
 
