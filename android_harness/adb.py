@@ -8,6 +8,7 @@ connection (adbutils' own push writes 4 KiB chunks, one connection per file).
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import os
 import secrets
@@ -125,6 +126,7 @@ class _Client(adbutils.AdbClient):
         except adb_errors.AdbError:
             if not self._server.autostart:
                 raise
+            ensure_host_key()
             subprocess.run([adb_binary(), "-L", f"tcp:{self._server.port}", "start-server"], timeout=SERVER_START_TIMEOUT_S,
                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             conn = _DirectConnection(self._server.host, self._server.port)
@@ -184,8 +186,34 @@ def adb_binary() -> str:
     return adbutils.adb_path()
 
 
+def host_key_path() -> Path:
+    """The adb host's private key: ``$ANDROID_USER_HOME/adbkey``, else ``~/.android/adbkey``."""
+    base = os.environ.get("ANDROID_USER_HOME")
+    return (Path(base) if base else Path.home() / ".android") / "adbkey"
+
+
+def ensure_host_key() -> Path:
+    """The host's ``adbkey.pub``, made first with ``adb keygen`` when there is no key yet; returns its path.
+
+    Called before this module starts an adb server, and by whoever authorises the key on a phone: a
+    server started without a key writes its own pair, and a keygen racing with it (or another
+    keygen) can leave on disk a public key that is not the one the server signs with. One lock per
+    key folder makes the check and the keygen one step."""
+    key = host_key_path()
+    pub = key.with_name(key.name + ".pub")
+    key.parent.mkdir(parents=True, exist_ok=True, mode=0o750)
+    with open(key.parent / ".edgecl-keygen.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not key.exists():
+            subprocess.run([adb_binary(), "keygen", str(key)], check=True, capture_output=True, timeout=60)
+    if not pub.exists():
+        raise FileNotFoundError(f"{pub} missing next to {key}: run `adb keygen {key}` to recreate the pair")
+    return pub
+
+
 def start_private_server(port: int) -> subprocess.Popen:
     """An adb server on its own port, in the foreground so the caller owns its PID."""
+    ensure_host_key()
     proc = subprocess.Popen([adb_binary(), "-L", f"tcp:{port}", "server", "nodaemon"],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)

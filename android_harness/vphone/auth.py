@@ -12,10 +12,8 @@ from __future__ import annotations
 import base64
 import binascii
 import hmac
-import os
 import secrets
 import struct
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -89,23 +87,3 @@ def load_keys(path: Path) -> list[AdbPublicKey]:
 
 def new_token() -> bytes:
     return secrets.token_bytes(TOKEN_SIZE)
-
-
-def host_key_path() -> Path:
-    """The adb host's private key: ``$ANDROID_USER_HOME/adbkey``, else ``~/.android/adbkey``."""
-    base = os.environ.get("ANDROID_USER_HOME")
-    return (Path(base) if base else Path.home() / ".android") / "adbkey"
-
-
-def ensure_host_key(adb_binary: str) -> Path:
-    """The host's ``adbkey.pub``, created first with ``adb keygen`` (what the adb server would do
-    on its first start) if there is no key yet. Returns the .pub path."""
-    key = host_key_path()
-    pub = key.with_name(key.name + ".pub")
-    if not key.exists():
-        key.parent.mkdir(parents=True, exist_ok=True, mode=0o750)
-        subprocess.run([adb_binary, "keygen", str(key)], check=True, capture_output=True, timeout=60)
-    if not pub.exists():
-        raise FileNotFoundError(f"{pub} missing next to {key}: run `adb keygen {key}` to recreate the pair")
-    parse_public_key(pub.read_text())
-    return pub

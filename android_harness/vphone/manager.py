@@ -17,10 +17,10 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from android_harness.adb import ServerAddress, adb_binary, connect, disconnect
+from android_harness.adb import ServerAddress, connect, disconnect, ensure_host_key
 from android_harness.cache_dir import edgecl_home
 from android_harness.device.fileio import write_text_atomic
-from android_harness.vphone.auth import ensure_host_key
+from android_harness.vphone.auth import parse_public_key
 from android_harness.vphone.presets import DEFAULT_PRESET, get_preset
 from android_harness.errors import DeviceError
 
@@ -79,8 +79,9 @@ def start(preset: str = DEFAULT_PRESET, port: int = 0, home: Path | None = None,
             "--preset", preset, "--overrides", json.dumps(overrides or {}), "--seed", str(seed)]
     if not auth:
         argv.append("--no-auth")
-    pub = ensure_host_key(adb_binary()) if host_key is True else (host_key or None)
+    pub = ensure_host_key() if host_key is True else (host_key or None)
     if pub:
+        parse_public_key(pub.read_text())
         argv += ["--host-key", str(pub)]
     with open(home / "run" / "daemon.log", "ab") as log:
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
