@@ -1,5 +1,5 @@
 // Driver of bench/native_matmul.py: portable ExecuTorch's naive i-j-k matrix product (vec_matmul,
-// copied) vs edgecl::kernels::matmul_f32 on the shapes the exported programs multiply; prints one
+// edgecl::kernels::matmul_naive_f32) vs edgecl::kernels::matmul_f32 on the shapes the exported programs multiply; prints one
 // JSON line per shape with both times and whether the results are byte-identical.
 #include <chrono>
 #include <cstdio>
@@ -11,16 +11,6 @@
 #include "matmul.h"
 
 namespace {
-
-void naive(float* z, const float* x, const float* y, int64_t m, int64_t n, int64_t p) {
-  for (int64_t i = 0; i < m; i++) {
-    for (int64_t j = 0; j < p; j++) {
-      float sum = 0;
-      for (int64_t k = 0; k < n; k++) sum += x[i * n + k] * y[k * p + j];
-      z[i * p + j] = sum;
-    }
-  }
-}
 
 template <typename F>
 double best_us(F f, int reps) {
@@ -44,7 +34,7 @@ int main(int argc, char** argv) {
     for (auto& v : x) v = dist(gen);
     for (auto& v : y) v = dist(gen);
     const int reps = 1 + static_cast<int>(4000000 / (m * n * p));
-    const double t_naive = best_us([&] { naive(z1.data(), x.data(), y.data(), m, n, p); }, reps);
+    const double t_naive = best_us([&] { edgecl::kernels::matmul_naive_f32(z1.data(), x.data(), y.data(), m, n, p); }, reps);
     const double t_tiled = best_us([&] { edgecl::kernels::matmul_f32(z2.data(), x.data(), y.data(), m, n, p); }, reps);
     std::printf("{\"m\": %ld, \"n\": %ld, \"p\": %ld, \"naive_us\": %.2f, \"tiled_us\": %.2f, \"identical\": %s}\n",
                 (long)m, (long)n, (long)p, t_naive, t_tiled,

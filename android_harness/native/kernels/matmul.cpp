@@ -145,12 +145,12 @@ void matmul_f32(float* ET_RESTRICT z, const float* ET_RESTRICT x, const float* E
       const int64_t j1 = std::min(p, j0 + nc);
       if (packed_y) pack(buffer.data(), y, p, k0, k1, j0, j1);
       for (int64_t j = j0; j < j1; j += NR) {
-        Panel panel{buffer.data() + (j - j0) / NR * (k1 - k0) * NR, NR, k0, k1};
-        if (!packed_y && j + NR <= p) {
-          panel = {y + k0 * p + j, p, k0, k1};
-        } else if (!packed_y) {
+        Panel panel{y + k0 * p + j, p, k0, k1};
+        if (packed_y) {
+          panel = {buffer.data() + (j - j0) / NR * (k1 - k0) * NR, NR, k0, k1};
+        } else if (j + NR > p) {   // the tail, zero-padded to a whole block
           pack(buffer.data(), y, p, k0, k1, j, p);
-          panel.src = buffer.data();
+          panel = {buffer.data(), NR, k0, k1};
         }
         if (p - j > 8) {
           column_block<2>(z, x, panel, j, m, n, p);

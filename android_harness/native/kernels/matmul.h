@@ -16,6 +16,18 @@
 namespace edgecl {
 namespace kernels {
 
+/// Portable ExecuTorch's naive i-j-k product (vec_matmul): the order matmul_f32 must reproduce bit for
+/// bit, kept here as the reference the unit case (tests/test_matmul.cpp) and bench/native_matmul.cpp hold it to.
+inline void matmul_naive_f32(float* z, const float* x, const float* y, int64_t m, int64_t n, int64_t p) {
+  for (int64_t i = 0; i < m; i++) {
+    for (int64_t j = 0; j < p; j++) {
+      float sum = 0;
+      for (int64_t k = 0; k < n; k++) sum += x[i * n + k] * y[k * p + j];
+      z[i * p + j] = sum;
+    }
+  }
+}
+
 /// float32 z = x @ y (row-major x [m, n], y [n, p], z [m, p]), register-tiled.
 void matmul_f32(float* ET_RESTRICT z, const float* ET_RESTRICT x, const float* ET_RESTRICT y, int64_t m, int64_t n,
                 int64_t p);
