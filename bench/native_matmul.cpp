@@ -1,6 +1,7 @@
 // Driver of bench/native_matmul.py: portable ExecuTorch's naive i-j-k matrix product (vec_matmul,
 // edgecl::kernels::matmul_naive_f32) vs edgecl::kernels::matmul_f32 on the shapes the exported programs multiply; prints one
 // JSON line per shape with both times and whether the results are byte-identical.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -33,7 +34,7 @@ int main(int argc, char** argv) {
     std::vector<float> x(m * n), y(n * p), z1(m * p), z2(m * p);
     for (auto& v : x) v = dist(gen);
     for (auto& v : y) v = dist(gen);
-    const int reps = 1 + static_cast<int>(4000000 / (m * n * p));
+    const int reps = 1 + static_cast<int>(4000000 / std::max<int64_t>(1, m * n * p));
     const double t_naive = best_us([&] { edgecl::kernels::matmul_naive_f32(z1.data(), x.data(), y.data(), m, n, p); }, reps);
     const double t_tiled = best_us([&] { edgecl::kernels::matmul_f32(z2.data(), x.data(), y.data(), m, n, p); }, reps);
     std::printf("{\"m\": %ld, \"n\": %ld, \"p\": %ld, \"naive_us\": %.2f, \"tiled_us\": %.2f, \"identical\": %s}\n",
