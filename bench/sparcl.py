@@ -5,10 +5,12 @@ Dense ER / DER++ against SparCL-ER / SparCL-DER++ (TDM + DDR + DGM) at weight sp
 FLOPs counted by ``FlopsObserver`` (``pipeline/sparcl/flops.py``) from the masks every step used.
 Settings:
 
-* ``fashion_mnist-cnn_bn-w32-em500`` (the goal setting, the paper's layout): ``small_cnn`` width 32 (two 3x3
-  convs, each followed by BatchNorm, both masked; classifier dense), Split Fashion-MNIST, 300 training samples
-  per class (SB keeps 400 rows a task), EM 500, the whole test set (1000 samples per class), ``--seeds`` seeds
-  (0.95 at the first seed only);
+* ``fashion_mnist-resnet18_bn-w8-em500`` (the goal setting, the paper's layout): ``resnet18_reduced`` at nf=8 with
+  BatchNorm, the 3x3 convs of the residual blocks masked, the stem, 1x1 shortcuts and classifier dense; Split
+  Fashion-MNIST, 300 training samples per class (SB keeps 400 rows a task), EM 500, the whole test set (1000 samples
+  per class), ``--seeds`` seeds (0.95 at the first seed only);
+* ``fashion_mnist-cnn_bn-w32-em500``: ``small_cnn`` width 32 (two 3x3 convs, each followed by BatchNorm, both masked,
+  the stem included; classifier dense), the same data, EM and test set (the previous goal setting);
 * ``fashion_mnist-cnn_bn-w32``: the same at EM 200 and 200 test samples per class (the earlier goal setting,
   whose seed noise swamped the goals' margins);
 * ``fashion_mnist-cnn_bn`` / ``fashion_mnist-cnn_bn-w16-300``: width 16 at 200 / 300 samples per class, EM 200
@@ -18,7 +20,7 @@ Settings:
 
     /work/main/.venv/bin/python bench/sparcl.py               # everything, 3 seeds on the conv model
     /work/main/.venv/bin/python bench/sparcl.py --quick       # Digits MLP only
-    /work/main/.venv/bin/python bench/sparcl.py --settings fashion_mnist-cnn_bn-w32-em500 --seeds 5 --jobs 1   # the goal setting alone
+    /work/main/.venv/bin/python bench/sparcl.py --settings fashion_mnist-resnet18_bn-w8-em500 --seeds 5 --ablation   # the goal setting alone
     /work/main/.venv/bin/python bench/sparcl.py --render      # rewrite the RESULTS.md section from the json
 
 A run of some settings (``--settings``, ``--runs``) replaces those settings in the json and keeps the others,
@@ -63,7 +65,18 @@ def cnn_setting(width: int, per_class: int, em: int = 200, sb: int = 400, test_p
             "lr": 0.1, "sparcl": {}, "structured": False, "seeded": True}
 
 
+def resnet_setting(width: int, per_class: int, em: int = 500, sb: int = 400, test_per_class: int = 1000) -> dict:
+    """Split Fashion-MNIST on resnet18_reduced with BatchNorm at ``width`` (nf): the paper's layout, the 3x3 convs of
+    the residual blocks masked, the stem, 1x1 shortcuts, norms and classifier dense; otherwise ``cnn_setting``'s recipe."""
+    return {**cnn_setting(width, per_class, em, sb, test_per_class),
+            "title": f"Split Fashion-MNIST, resnet18_reduced nf={width} + BatchNorm (block 3x3 convs masked; stem, shortcuts, "
+                     f"classifier dense), {per_class} train / {test_per_class} test samples/class, 10 epochs/task, EM {em}, "
+                     f"SB {sb}, SGD lr 0.1",
+            "model": {"kind": "resnet18_reduced", "width": width, "norm": "batch"}}
+
+
 SETTINGS = {
+    "fashion_mnist-resnet18_bn-w8-em500": resnet_setting(8, 300),
     "fashion_mnist-cnn_bn-w32-em500": cnn_setting(32, 300, em=500, test_per_class=1000),
     "fashion_mnist-cnn_bn-w32": cnn_setting(32, 300),
     "fashion_mnist-cnn_bn": cnn_setting(16, 200),
@@ -77,10 +90,13 @@ SETTINGS = {
         "data": FASHION, "model": {"kind": "mlp", "hidden": [400, 400]}, "epochs": 10, "em_size": 200, "sb_size": 600,
         "lr": 0.03, "sparcl": {"tdm_init_rescale": True}, "structured": False, "seeded": False},
 }
-ABLATIONS = {   # which SparCL part costs accuracy: DER++ at 0.75 with one part on
+ABLATIONS = {   # which SparCL part, or pair of parts, costs accuracy: DER++ at 0.75 with the others off
     "tdm-only": {"ddr": False, "dgm": False},
     "ddr-only": {"tdm": False, "dgm": False},
     "dgm-only": {"tdm": False, "ddr": False},
+    "tdm-ddr": {"dgm": False},
+    "tdm-dgm": {"ddr": False},
+    "ddr-dgm": {"tdm": False},
 }
 
 
@@ -149,7 +165,7 @@ def step_seconds(models: list[torch.nn.Module], input_shape: tuple[int, ...], cl
     return [sorted(t)[len(t) // 2] for t in times]
 
 
-def grid(settings: list[str], seeds: int, ablation: bool, only: set[str] | None = None) -> list[dict]:
+def grid(settings: list[str], seeds: int, ablation: int, only: set[str] | None = None) -> list[dict]:
     """Every run: {"setting", "name", "seed", "spec": run_one's spec arguments}; ``only``: these run names alone."""
     jobs = []
     for setting in settings:
@@ -158,7 +174,7 @@ def grid(settings: list[str], seeds: int, ablation: bool, only: set[str] | None 
             runs = [(m, None, False, None) for m in METHODS]
             runs += [(m, s, st, None) for m in METHODS for st in ((False, True) if cfg["structured"] else (False,))
                      for s in SPARSITIES if seed == 0 or s in SEEDED_SPARSITIES]
-            if ablation and cfg["seeded"] and seed == 0:
+            if cfg["seeded"] and seed < ablation:
                 runs += [("derpp", 0.75, False, part) for part in ABLATIONS]
             for method, sp, st, part in runs:
                 if only is not None and run_name(method, sp, st, part) not in only:
@@ -189,12 +205,22 @@ def load_saved(path: Path) -> dict:
     return {"runs": saved["runs"], "measured": measured}
 
 
-def write(path: Path, command: str, env: str, runs: dict[str, dict[str, list[dict]]]) -> None:
+def write(path: Path, command: str, env: str, runs: dict[str, dict[str, list[dict]]], merge: bool) -> None:
     """Store this invocation's settings over the same settings of the saved file (the others kept, with the
-    command that measured them), then the rows and the RESULTS.md section of every stored setting."""
+    command that measured them), then the rows and the RESULTS.md section of every stored setting. ``merge``
+    (a ``--runs`` invocation): its runs replace the same-named runs of a stored setting, the setting's other
+    runs are kept, and the setting lists both commands."""
     saved = load_saved(path)
-    all_runs = {**saved["runs"], **runs}
-    measured = {**saved["measured"], **{s: {"command": command, "environment": env} for s in runs}}
+    all_runs, measured = dict(saved["runs"]), dict(saved["measured"])
+    for s, named in runs.items():
+        if merge and s in saved["runs"]:
+            old = saved["measured"][s]
+            as_list = lambda v: v if isinstance(v, list) else [v]  # noqa: E731
+            all_runs[s] = {**saved["runs"][s], **named}
+            measured[s] = {"command": as_list(old["command"]) + [command],
+                           "environment": as_list(old["environment"]) + [env]}
+        else:
+            all_runs[s], measured[s] = named, {"command": command, "environment": env}
     order = [s for s in SETTINGS if s in all_runs]
     all_runs, measured = {s: all_runs[s] for s in order}, {s: measured[s] for s in order}
     rows = [row for setting, named in all_runs.items() for row in rows_for(setting, named)]
@@ -211,7 +237,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="the Digits MLP setting only")
     ap.add_argument("--seeds", type=int, default=3, help="seeds of the conv setting (mean +- sd)")
-    ap.add_argument("--ablation", action="store_true", help="also DER++ 0.75 with each SparCL part alone (conv setting, first seed)")
+    ap.add_argument("--ablation", action="store_true", help="also DER++ 0.75 with each SparCL part and pair of parts alone "
+                                                            "(seeded settings, first seed)")
+    ap.add_argument("--ablation-seeds", type=int, default=None, help="run the ablation at this many seeds (implies --ablation)")
     ap.add_argument("--settings", help=f"comma-separated settings to run (default all): {', '.join(SETTINGS)}")
     ap.add_argument("--runs", help="comma-separated run names to run alone, e.g. dense-er,sparcl-er-0.90 "
                                    "(each SparCL run needs the dense run of its method)")
@@ -224,13 +252,20 @@ def main() -> None:
     if unknown := [s for s in settings if s not in SETTINGS]:
         ap.error(f"--settings: unknown {', '.join(unknown)}; expected some of {', '.join(SETTINGS)}")
     only = set(args.runs.split(",")) if args.runs else None
-    jobs = grid(settings, args.seeds, args.ablation, only)
+    ablation = args.ablation_seeds if args.ablation_seeds is not None else int(args.ablation)
+    jobs = grid(settings, args.seeds, ablation, only)
     names = {j["name"] for j in jobs}
     if only is not None and (unknown := sorted(only - names)):
         ap.error(f"--runs: {', '.join(unknown)} not in the grid of {', '.join(settings)}")
-    if missing := sorted({f"dense-{n.split('-')[1]}" for n in names} - names):
-        ap.error(f"--runs: {', '.join(missing)} needed (SparCL runs are compared with the dense run of their method)")
-    command = ("python bench/sparcl.py" + (" --quick" if args.quick else "") + (" --ablation" if args.ablation else "")
+    stored = load_saved(BENCH_DIR / "results" / "sparcl.json")["runs"] if only is not None else {}
+    have = {(j["setting"], j["name"], j["seed"]) for j in jobs} | {
+        (s, n, r["seed"]) for s, named in stored.items() for n, rs in named.items() for r in rs}
+    if missing := sorted({f"{j['setting']}/dense-{j['name'].split('-')[1]} seed {j['seed']}" for j in jobs
+                          if (j["setting"], f"dense-{j['name'].split('-')[1]}", j["seed"]) not in have}):
+        ap.error(f"--runs: {', '.join(missing)} needed, in this run or stored (SparCL runs are compared with the "
+                 "dense run of their method and seed)")
+    command = ("python bench/sparcl.py" + (" --quick" if args.quick else "") + (" --ablation" if args.ablation and args.ablation_seeds is None else "")
+               + (f" --ablation-seeds {args.ablation_seeds}" if args.ablation_seeds is not None else "")
                + (f" --settings {args.settings}" if args.settings and not args.quick else "")
                + (f" --runs {args.runs}" if args.runs else "")
                + (f" --seeds {args.seeds}" if args.seeds != 3 else "") + (f" --jobs {args.jobs}" if args.jobs != 2 else ""))
@@ -255,8 +290,10 @@ def main() -> None:
         order = [j["name"] for j in jobs if j["setting"] == setting and j["seed"] == 0]
         runs[setting] = {n: sorted(runs[setting][n], key=lambda r: r["seed"]) for n in order}
     env += f", bench wall time {time.perf_counter() - t0:.0f} s"
-    write(BENCH_DIR / "results" / "sparcl.json", command, env, {s: named for s, named in runs.items() if named})
-    for row in (row for setting, named in runs.items() for row in rows_for(setting, named)):
+    write(BENCH_DIR / "results" / "sparcl.json", command, env, {s: named for s, named in runs.items() if named},
+          merge=only is not None)
+    stored = load_saved(BENCH_DIR / "results" / "sparcl.json")["runs"]   # a --runs invocation's runs, merged
+    for row in (row for setting in runs if runs[setting] for row in rows_for(setting, stored[setting])):
         if "met" in row:
             print(f"goal {row['name']} {row['metric']} = {row['value']} {row['unit']} (goal {row['goal']}): "
                   f"{'met' if row['met'] else 'NOT met'}")
