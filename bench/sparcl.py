@@ -48,7 +48,7 @@ import torch
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from results_io import BENCH_DIR, write_results_json, write_section
-from sparcl_report import markdown, rows_for
+from sparcl_report import markdown, method_of, rows_for
 
 SPARSITIES = (0.75, 0.90, 0.95)
 SEEDED_SPARSITIES = (0.75, 0.90)
@@ -200,36 +200,39 @@ def prepare_data(jobs: list[dict]) -> None:
 
 
 def load_saved(path: Path) -> dict:
-    """The stored runs and, per setting, the command and environment that measured them ({} if none yet)."""
+    """The stored runs and, per setting, the commands and environments that measured them, in order, as lists
+    (a file written before settings could be merged holds one string of each) ({} if none yet)."""
     if not path.exists():
         return {"runs": {}, "measured": {}}
     saved = json.loads(path.read_text())
     measured = saved.get("measured") or {s: {"command": saved["command"], "environment": saved["environment"]}
                                          for s in saved["runs"]}
+    as_list = lambda v: v if isinstance(v, list) else [v]  # noqa: E731
+    measured = {s: {k: as_list(m[k]) for k in ("command", "environment")} for s, m in measured.items()}
     return {"runs": saved["runs"], "measured": measured}
 
 
-def write(path: Path, command: str, env: str, runs: dict[str, dict[str, list[dict]]], merge: bool) -> None:
+def write(path: Path, command: str, env: str, runs: dict[str, dict[str, list[dict]]],
+          merge: bool) -> dict[str, dict[str, list[dict]]]:
     """Store this invocation's settings over the same settings of the saved file (the others kept, with the
     command that measured them), then the rows and the RESULTS.md section of every stored setting. ``merge``
     (a ``--runs`` invocation): its runs replace the same-named runs of a stored setting, the setting's other
-    runs are kept, and the setting lists both commands."""
+    runs are kept, and the setting lists both commands. Returns every stored setting's runs."""
     saved = load_saved(path)
     all_runs, measured = dict(saved["runs"]), dict(saved["measured"])
     for s, named in runs.items():
         if merge and s in saved["runs"]:
             old = saved["measured"][s]
-            as_list = lambda v: v if isinstance(v, list) else [v]  # noqa: E731
             all_runs[s] = {**saved["runs"][s], **named}
-            measured[s] = {"command": as_list(old["command"]) + [command],
-                           "environment": as_list(old["environment"]) + [env]}
+            measured[s] = {"command": old["command"] + [command], "environment": old["environment"] + [env]}
         else:
-            all_runs[s], measured[s] = named, {"command": command, "environment": env}
+            all_runs[s], measured[s] = named, {"command": [command], "environment": [env]}
     order = [s for s in SETTINGS if s in all_runs]
     all_runs, measured = {s: all_runs[s] for s in order}, {s: measured[s] for s in order}
     rows = [row for setting, named in all_runs.items() for row in rows_for(setting, named)]
     write_results_json("sparcl", command, rows, environment=env, measured=measured, runs=all_runs)
     write_section("sparcl", markdown(measured, all_runs, SETTINGS))
+    return all_runs
 
 
 def render(path: Path) -> None:
@@ -264,8 +267,8 @@ def main() -> None:
     stored = load_saved(BENCH_DIR / "results" / "sparcl.json")["runs"] if only is not None else {}
     have = {(j["setting"], j["name"], j["seed"]) for j in jobs} | {
         (s, n, r["seed"]) for s, named in stored.items() for n, rs in named.items() for r in rs}
-    if missing := sorted({f"{j['setting']}/dense-{j['name'].split('-')[1]} seed {j['seed']}" for j in jobs
-                          if (j["setting"], f"dense-{j['name'].split('-')[1]}", j["seed"]) not in have}):
+    if missing := sorted({f"{j['setting']}/dense-{method_of(j['name'])} seed {j['seed']}" for j in jobs
+                          if (j["setting"], f"dense-{method_of(j['name'])}", j["seed"]) not in have}):
         ap.error(f"--runs: {', '.join(missing)} needed, in this run or stored (SparCL runs are compared with the "
                  "dense run of their method and seed)")
     command = ("python bench/sparcl.py" + (" --quick" if args.quick else "") + (" --ablation" if args.ablation and args.ablation_seeds is None else "")
@@ -294,9 +297,8 @@ def main() -> None:
         order = [j["name"] for j in jobs if j["setting"] == setting and j["seed"] == 0]
         runs[setting] = {n: sorted(runs[setting][n], key=lambda r: r["seed"]) for n in order}
     env += f", bench wall time {time.perf_counter() - t0:.0f} s"
-    write(BENCH_DIR / "results" / "sparcl.json", command, env, {s: named for s, named in runs.items() if named},
-          merge=only is not None)
-    stored = load_saved(BENCH_DIR / "results" / "sparcl.json")["runs"]   # a --runs invocation's runs, merged
+    stored = write(BENCH_DIR / "results" / "sparcl.json", command, env, {s: named for s, named in runs.items() if named},
+                   merge=only is not None)
     for row in (row for setting in runs if runs[setting] for row in rows_for(setting, stored[setting])):
         if "met" in row:
             print(f"goal {row['name']} {row['metric']} = {row['value']} {row['unit']} (goal {row['goal']}): "

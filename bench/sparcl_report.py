@@ -111,12 +111,11 @@ def verdicts(setting: str, named: dict[str, list[dict]]) -> list[str]:
     return lines
 
 
-def markdown(measured: dict[str, dict[str, str]], runs: dict[str, dict[str, list[dict]]], settings: dict) -> str:
-    """The section; ``measured[setting]`` = the command and environment of the invocation that ran it."""
+def markdown(measured: dict[str, dict[str, list[str]]], runs: dict[str, dict[str, list[dict]]], settings: dict) -> str:
+    """The section; ``measured[setting]`` = the commands and environments of the invocations that ran it, in order."""
     lines = ["## SparCL (`bench/sparcl.py`)", ""]
     for setting, named in runs.items():
         cmds, envs = measured[setting]["command"], measured[setting]["environment"]
-        cmds, envs = (cmds, envs) if isinstance(cmds, list) else ([cmds], [envs])
         lines += [f"### {settings[setting]['title']}", ""]
         for i, (cmd, env) in enumerate(zip(cmds, envs)):
             lines += [f"{'Then' if i else 'Command'}: `nice -n 10 {cmd}`  ", f"Environment: {env}" + ("  " if i + 1 < len(cmds) else "")]

@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from android_harness.adb import adb_binary
+from android_harness.adb import adb_binary, host_key_path
 from android_harness.android_device import AndroidDevice
-from android_harness.adb import host_key_path
 from android_harness.vphone.device_tools import NO_PACKAGE_MANAGER
 
 pytestmark = pytest.mark.skipif(bool(os.environ.get("ANDROID_SERIAL")), reason="vphone-only test")
