@@ -1,5 +1,9 @@
 """Energy of real on-device training steps: twice the steps take about twice the energy (+-15%)
-above the idle baseline measured first."""
+above the idle baseline measured first.
+
+The runs go x1, x2, x1 and x2 is held against the mean of the two x1 runs: a load on a shared machine that
+drifts over the test (in one CI run x1, run first, took 46% longer than here and x2 22%) then weighs on
+both sides alike instead of on x1 alone."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -14,7 +18,7 @@ from pipeline.device_run import prepare_device_run
 from pipeline.energy import idle_baseline, measure_session
 from pipeline.energy.standalone import measure_idle_baseline
 
-EPOCHS = 1000         # the x2 run: about 16 s of training here (x1 about 8 s): both windows span many periods of the
+EPOCHS = 1000         # the x2 run: about 16 s of training here (x1 about 8 s): all windows span many periods of the
                       # best counter (ODPM rails, 1 s snapshots) and their bound stays under PRECISE_REL of their energy;
                       # at 240 epochs x1 spanned 2 rail periods (its partial intervals moved the ratio to 2.4), at 720
                       # x1's 5.9 s once had a bound of 1.34 J, just over 10% of its energy, so it was not precise
@@ -46,7 +50,7 @@ def test_twice_the_training_steps_take_about_twice_the_energy(device: AndroidDev
     assert idle_w is not None and idle_w > 0
     idle = idle_baseline(tmp_path / "idle", device.profile)
     energy, above, seconds = {}, {}, {}
-    for tag, epochs in (("x1", EPOCHS // 2), ("x2", EPOCHS)):
+    for tag, epochs in (("x1a", EPOCHS // 2), ("x2", EPOCHS), ("x1b", EPOCHS // 2)):
         ss = run.session_spec(f"power2x-{tag}", [run.data.tasks[0]], epochs=epochs)
         # power_sampling drains on exit: the gauge reports the last period one refresh late
         with power_sampling(device, f"{driver.remote_dir(ss.session_id)}/power.csv", 10):
@@ -64,7 +68,7 @@ def test_twice_the_training_steps_take_about_twice_the_energy(device: AndroidDev
         energy[tag], above[tag], seconds[tag] = train[0].energy_j, train[0].above_idle_j, train[0].duration_s
     # Above the idle baseline the energy is the work's own, independent of how long other load on a
     # shared CI machine stretched the wall time (the idle share scales with wall time, not steps).
-    ratio = above["x2"] / above["x1"]
+    ratio = above["x2"] / ((above["x1a"] + above["x1b"]) / 2)
     msg = (f"E={energy} J, above idle ({idle_w:.3f} W) {above} J, over {seconds} s "
            f"(simulated={device.profile.simulated})")
     assert ratio == pytest.approx(2.0, rel=0.15), msg
