@@ -1,13 +1,20 @@
 """Energy of real on-device training steps: twice the steps take about twice the energy (+-15%)
 above the idle baseline measured first.
 
-The runs go x1, x2, x1 and x2 is held against the mean of the two x1 runs: a load on a shared machine that
-drifts over the test (in one CI run x1, run first, took 46% longer than here and x2 22%) then weighs on
-both sides alike instead of on x1 alone."""
+The runs go x1, x2, x1 and x2 is held against the mean of the two x1 runs. On a real phone the
+expected ratio is 2. The virtual phone's power model charges CPU seconds (vphone/power.py: active
+power is linear in the phone's processes' CPU time), and on a shared host the CPU time of the same work
+is not fixed: in one CI run the first x1 took 14.4 s and the second 10.0 s, CPU seconds and energy
+alike (the host's stolen time is billed to the running process). There the expected ratio is the ratio
+of CPU seconds the runner itself reported (its heartbeats) over the training phases: what the model
+charged for, so the test still fails if the trace, the phase windows, the gauge lag or the idle
+subtraction bill energy to the wrong time."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from android_harness.android_device import AndroidDevice
@@ -30,6 +37,17 @@ def device(python_device: AndroidDevice) -> AndroidDevice:
     return python_device
 
 
+def _training_cpu_s(session_dir: Path) -> float:
+    """The runner's CPU seconds over its training phase: its heartbeats' ``cpu_s`` interpolated at
+    the phase's start and end events (beats come every 0.5 s; training runs for seconds)."""
+    events = [json.loads(line) for line in (session_dir / "events.jsonl").read_text().splitlines()]
+    beats = [(e["t"], e["cpu_s"]) for e in events if e["type"] == "heartbeat"]
+    (t0,) = [e["t"] for e in events if e["type"] == "phase_start" and e["phase"] == "training"]
+    (t1,) = [e["t"] for e in events if e["type"] == "phase_end" and e["phase"] == "training"]
+    t, cpu = np.array(beats).T
+    return float(np.interp(t1, t, cpu) - np.interp(t0, t, cpu))
+
+
 def _spec():
     return parse_spec({"name": "power2x", "seed": 1,
                        "data": {"kind": "digits", "tasks": 2, "classes_per_task": 2},
@@ -49,7 +67,7 @@ def test_twice_the_training_steps_take_about_twice_the_energy(device: AndroidDev
     idle_w, _ = measure_idle_baseline(device, tmp_path / "idle", seconds=3.0)
     assert idle_w is not None and idle_w > 0
     idle = idle_baseline(tmp_path / "idle", device.profile)
-    energy, above, seconds = {}, {}, {}
+    energy, above, seconds, cpu = {}, {}, {}, {}
     for tag, epochs in (("x1a", EPOCHS // 2), ("x2", EPOCHS), ("x1b", EPOCHS // 2)):
         ss = run.session_spec(f"power2x-{tag}", [run.data.tasks[0]], epochs=epochs)
         # power_sampling drains on exit: the gauge reports the last period one refresh late
@@ -66,9 +84,13 @@ def test_twice_the_training_steps_take_about_twice_the_energy(device: AndroidDev
         assert len(train) == 1 and train[0].energy_j is not None, [r.note for r in rows]
         assert train[0].precise, f"{tag}: {train[0].note} ({train[0].duration_s:.2f} s on {train[0].source})"
         energy[tag], above[tag], seconds[tag] = train[0].energy_j, train[0].above_idle_j, train[0].duration_s
+        cpu[tag] = _training_cpu_s(local)
     # Above the idle baseline the energy is the work's own, independent of how long other load on a
     # shared CI machine stretched the wall time (the idle share scales with wall time, not steps).
     ratio = above["x2"] / ((above["x1a"] + above["x1b"]) / 2)
-    msg = (f"E={energy} J, above idle ({idle_w:.3f} W) {above} J, over {seconds} s "
-           f"(simulated={device.profile.simulated})")
-    assert ratio == pytest.approx(2.0, rel=0.15), msg
+    cpu_ratio = cpu["x2"] / ((cpu["x1a"] + cpu["x1b"]) / 2)
+    # simulated: the charged CPU seconds are known, so the bound is tighter (measured 2.4% off here)
+    expected, rel = (cpu_ratio, 0.10) if device.profile.simulated else (2.0, 0.15)
+    msg = (f"E={energy} J, above idle ({idle_w:.3f} W) {above} J, over {seconds} s, runner CPU {cpu} s "
+           f"(CPU ratio {cpu_ratio:.3f}, simulated={device.profile.simulated})")
+    assert ratio == pytest.approx(expected, rel=rel), msg
