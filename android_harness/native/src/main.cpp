@@ -5,7 +5,7 @@
  *   check                                  JSON: version, ABI, build flags, the registered operators
  *   ops                                    the registered operators, one per line
  *   bench-step MODEL_DIR [--steps N] [--warmup W]
- *                                          JSON timings of forward_backward + float32 SGD steps
+ *                                          JSON timings of forward_backward + optimizer steps
  *   steps MODEL_DIR INPUTS.bin OUT_DIR [--lr LR]
  *                                          train on recorded inputs; write losses, params, logits
  * Errors: one line on stderr, exit code 1 (2 for a usage error).
@@ -27,9 +27,9 @@
 #include <nlohmann/json.hpp>
 
 #include "edgecl_build_info.h"
+#include "optimizer.h"
 #include "program.h"
 #include "server.h"
-#include "sgd.h"
 
 namespace {
 
@@ -132,6 +132,13 @@ struct FixedBatch {
   }
 };
 
+/// The manifest's optimizer (the session runner's, one implementation) for the program's parameters.
+edgecl::Result<edgecl::Optimizer> program_optimizer(const Program& p) {
+  std::vector<size_t> sizes;
+  for (const auto& t : p.params()) sizes.push_back(t.numel);
+  return edgecl::Optimizer::create(p.manifest().optimizer, sizes);
+}
+
 int cmd_bench_step(std::vector<std::string> args) {
   long steps = 0, warmup = 0;
   if (!parse_int(take_option(&args, "--steps", "50"), &steps) || steps < 1 ||
@@ -146,14 +153,16 @@ int cmd_bench_step(std::vector<std::string> args) {
   Program& p = *program.get();
   const FixedBatch batch(p.signature());
   const auto inputs = batch.inputs(p);
-  const float lr = static_cast<float>(p.manifest().optimizer.lr);
+  auto opt = program_optimizer(p);
+  if (!opt.ok()) return fail(opt.error());
+  const double lr = p.manifest().optimizer.lr;
   std::vector<double> step_ms, fb_ms;
   for (long i = 0; i < warmup + steps; ++i) {
     const auto t0 = Clock::now();
     Error err = p.forward_backward(inputs);
     if (!err.ok()) return fail(err);
     const double fb = ms_since(t0);
-    edgecl::sgd_update(p.params(), p.grads(), lr);
+    opt->step(p.params(), p.grads(), {}, lr);
     if (i >= warmup) {
       fb_ms.push_back(fb);
       step_ms.push_back(ms_since(t0));
@@ -197,11 +206,9 @@ int cmd_steps(std::vector<std::string> args) {
   if (!program.ok()) return fail(program.error());
   Program& p = *program.get();
   const auto& specs = p.signature().inputs;
-  const auto& opt = p.manifest().optimizer;
-  if (opt.name != "sgd" || opt.momentum != 0.0 || opt.weight_decay != 0.0) {
-    return fail(Error(ErrorCode::NotSupported, args[0] + "/manifest.json: steps runs plain SGD only"));
-  }
-  const float lr = static_cast<float>(lr_arg.empty() ? opt.lr : std::strtod(lr_arg.c_str(), nullptr));
+  auto opt = program_optimizer(p);
+  if (!opt.ok()) return fail(opt.error());
+  const double lr = lr_arg.empty() ? p.manifest().optimizer.lr : std::strtod(lr_arg.c_str(), nullptr);
   std::ifstream in(args[1], std::ios::binary);
   if (!in) return fail(Error(ErrorCode::NotFound, args[1] + ": cannot open"));
   const std::vector<char> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -223,7 +230,7 @@ int cmd_steps(std::vector<std::string> args) {
     Error err = p.forward_backward(inputs);
     if (!err.ok()) return fail(err.with_context("step " + std::to_string(step)));
     losses.push_back(p.loss());
-    edgecl::sgd_update(p.params(), p.grads(), lr);
+    opt->step(p.params(), p.grads(), {}, lr);
   }
   std::vector<float> params;
   for (const auto& t : p.params()) params.insert(params.end(), t.data, t.data + t.numel);
