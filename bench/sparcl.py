@@ -104,6 +104,7 @@ ABLATIONS = {   # which SparCL part, or pair of parts, costs accuracy: DER++ at 
     "tdm-ddr": {"dgm": False},
     "tdm-dgm": {"ddr": False},
     "ddr-dgm": {"tdm": False},
+    "tdm-static": {"ddr": False, "dgm": False, "tdm_swap": 0.0},   # control: TDM's initial masks, never swapped
 }
 
 
@@ -247,8 +248,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="the Digits MLP setting only")
     ap.add_argument("--seeds", type=int, default=3, help="seeds of the conv setting (mean +- sd)")
-    ap.add_argument("--ablation", action="store_true", help="also DER++ 0.75 with each SparCL part and pair of parts alone "
-                                                            "(seeded settings, first seed)")
+    ap.add_argument("--ablation", action="store_true", help="also DER++ 0.75 with each SparCL part and pair of parts alone, "
+                                                            "and TDM with its initial masks never swapped (seeded settings, first seed)")
     ap.add_argument("--ablation-seeds", type=int, default=None, help="run the ablation at this many seeds (implies --ablation)")
     ap.add_argument("--settings", help=f"comma-separated settings to run (default all): {', '.join(SETTINGS)}")
     ap.add_argument("--runs", help="comma-separated run names to run alone, e.g. dense-er,sparcl-er-0.90 "
