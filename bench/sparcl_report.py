@@ -192,10 +192,14 @@ nf=64; neither fits this host). The honest reading: SparCL costs about 2 points 
 Width (the nf=16 table, 3 seeds, 4x the FLOPs of nf=8; the paper's ResNet-18 is nf=64): dense 81.9 / 83.2, and
 the 0.90 loss falls from -3.0 / -3.1 to -1.5 ± 0.7 / -1.8 ± 0.1 (ER / DER++, 10.77x fewer FLOPs): **met**, DER++
 conclusively; at 0.75 -1.7 ± 0.8 / -1.7 ± 0.5 (4.74x) against -2.4 / -2.2 at nf=8: closer, still **NOT met** (0.7
-points short, not conclusive at 3 seeds). So the 0.90 cost is largely capacity (it halves when the width doubles)
-while about 1.7 points at 0.75 stay at both widths -- there the loss no longer grows with the sparsity (-1.7 at 0.75,
--1.5 / -1.8 at 0.90), which points at the schedule (TDM's mask swaps, DDR's removals; see the ablation) rather than
-the kept weights.
+points short, not conclusive at 3 seeds). So the 0.90 cost is largely capacity (it halves when the width doubles),
+while about 1.7 points at 0.75 stay at both widths. The nf=16 ablation (SparCL-DER++ 0.75, seeds 0-2) puts them on
+the sparse weights: TDM alone -1.6 ± 0.4 (3.81x), DDR alone -0.3 ± 0.7, TDM + DGM -1.2 ± 0.5 (4.06x), all three -1.7
+± 0.5. A control, `tdm-static` (TDM's initial magnitude masks at 0.75, never swapped: `tdm_swap = 0`), costs -1.0 ±
+0.7 at nf=16 and -1.4 ± 0.9 at nf=8, against TDM's -1.6 ± 0.4 / -1.1 ± 1.2: within the seeds' noise of each other,
+so neither TDM's swaps nor DDR's removals are where the points go; a 75%-sparse mask on the block convs (171,648 masked weights at
+nf=8, 686,592 at nf=16) costs about 1-1.5 points of class-IL at 10 epochs a task, and the ≤ 1 point goal (set from
+the paper's nf=64 ResNet-18, 11M weights, 50 epochs) is not reached at the widths this host can train.
 Earlier settings (small_cnn, stem masked; tables above): w32 EM 500, 5 seeds: ER -1.5 ± 4.8 / -7.3 ± 6.5, DER++
 -4.8 ± 3.5 / -11.1 ± 6.7 (0.75 / 0.90); w32 EM 200 and w16 at 3-5 seeds: sd 4-15 points, none conclusive. MLP (one
 seed): Digits ER -0.4 / -2.2, DER++ -2.9 / -4.7; Fashion-MNIST ER -1.3 / -4.3, DER++ -3.2 / -9.1. small_cnn's
