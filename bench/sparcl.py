@@ -11,8 +11,8 @@ Settings:
   per class), ``--seeds`` seeds (0.95 at the first seed only);
 * ``fashion_mnist-resnet18_bn-w8-em500-e20``: the same at 20 epochs a task (do longer tasks close SparCL's gap?
   The paper trains 50);
-* ``fashion_mnist-resnet18_bn-w16-em500``: the goal setting at nf=16, 10 epochs a task (does SparCL's gap shrink
-  with the width? The paper's ResNet-18 has nf=64);
+* ``fashion_mnist-resnet18_bn-w16-em500`` / ``-w32-em500``: the goal setting at nf=16 / nf=32, 10 epochs a task
+  (does SparCL's gap shrink with the width? The paper's ResNet-18 has nf=64);
 * ``fashion_mnist-cnn_bn-w32-em500``: ``small_cnn`` width 32 (two 3x3 convs, each followed by BatchNorm, both masked,
   the stem included; classifier dense), the same data, EM and test set (the previous goal setting);
 * ``fashion_mnist-cnn_bn-w32``: the same at EM 200 and 200 test samples per class (the earlier goal setting,
@@ -84,6 +84,7 @@ SETTINGS = {
     "fashion_mnist-resnet18_bn-w8-em500": resnet_setting(8, 300),
     "fashion_mnist-resnet18_bn-w8-em500-e20": resnet_setting(8, 300, epochs=20),
     "fashion_mnist-resnet18_bn-w16-em500": resnet_setting(16, 300),
+    "fashion_mnist-resnet18_bn-w32-em500": resnet_setting(32, 300),
     "fashion_mnist-cnn_bn-w32-em500": cnn_setting(32, 300, em=500, test_per_class=1000),
     "fashion_mnist-cnn_bn-w32": cnn_setting(32, 300),
     "fashion_mnist-cnn_bn": cnn_setting(16, 200),
