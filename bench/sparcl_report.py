@@ -199,11 +199,12 @@ table, DER++ only, 3 seeds, 4.77x), all **NOT met**. The nf=16 ablation (SparCL-
 magnitude masks at 0.75, never swapped: `tdm_swap = 0`, DDR and DGM off), separates the sparse weights from the
 schedule: it costs -1.4 ± 0.9 / -1.0 ± 0.7 / -0.7 ± 0.9 at nf=8 / 16 / 32, shrinking with the width (capacity; at
 nf=32 inside the 1-point goal), while full SparCL minus tdm-static, paired by seed 0-2, is -0.6 ± 1.2 / -0.6 ± 0.3 /
--1.2 ± 0.2 points (nf=32: -1.3, -1.3, -0.9; TDM alone minus tdm-static +0.3 ± 0.3 / -0.5 ± 0.7 at nf=8 / 16). So at the widest setting the sparse weights are not the problem: SparCL's dynamic
-parts (TDM's mask swaps with new weights at 0, DDR's removals, DGM; which of them at nf=32 is not measured) cost
-about 1.2 points on top of a static mask of the same sparsity, at 10 epochs a task. The paper's schedule was made
-for 50-epoch tasks (swaps every 5 epochs, 30% of the data gone by epoch 20); compressed to 10 epochs a swap lands
-every epoch, with 1 epoch to recover. The measured next step: the nf=32 ablation (tdm-only, ddr-only, tdm-dgm).
+-1.2 ± 0.2 points (nf=32: -1.3, -1.3, -0.9; TDM alone minus tdm-static +0.3 ± 0.3 / -0.5 ± 0.7 at nf=8 / 16). So at the widest setting the sparse weights are not the problem. The nf=32 ablation (seeds 0-2) names the rest:
+TDM alone -0.6 ± 0.4 (3.83x), level with tdm-static (its swaps cost nothing there), DDR alone -0.7 ± 0.2 (-0.8,
+-0.9, -0.5: consistent), and all three together -1.9, more than TDM's and DDR's sum (-1.3). At 0.75 the points go
+to DDR (30% of a task's rows gone after 40% of a 10-epoch task; the paper removes them by epoch 20 of 50) and to
+DDR on top of sparse weights; a smaller or later DDR removal would buy accuracy at the cost of the 1.17x it adds
+to the FLOPs ratio (TDM + DGM alone reach 4.06x at nf=16).
 Earlier settings (small_cnn, stem masked; tables above): w32 EM 500, 5 seeds: ER -1.5 ± 4.8 / -7.3 ± 6.5, DER++
 -4.8 ± 3.5 / -11.1 ± 6.7 (0.75 / 0.90); w32 EM 200 and w16 at 3-5 seeds: sd 4-15 points, none conclusive. MLP (one
 seed): Digits ER -0.4 / -2.2, DER++ -2.9 / -4.7; Fashion-MNIST ER -1.3 / -4.3, DER++ -3.2 / -9.1. small_cnn's
