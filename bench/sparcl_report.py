@@ -199,7 +199,8 @@ table, DER++ only, 3 seeds, 4.77x), all **NOT met**. The nf=16 ablation (SparCL-
 magnitude masks at 0.75, never swapped: `tdm_swap = 0`, DDR and DGM off), separates the sparse weights from the
 schedule: it costs -1.4 ± 0.9 / -1.0 ± 0.7 / -0.7 ± 0.9 at nf=8 / 16 / 32, shrinking with the width (capacity; at
 nf=32 inside the 1-point goal), while full SparCL minus tdm-static, paired by seed 0-2, is -0.6 ± 1.2 / -0.6 ± 0.3 /
--1.2 ± 0.2 points (nf=32: -1.3, -1.3, -0.9; TDM alone minus tdm-static +0.3 ± 0.3 / -0.5 ± 0.7 at nf=8 / 16). So at the widest setting the sparse weights are not the problem. The nf=32 ablation (seeds 0-2) names the rest:
+-1.2 ± 0.2 points (nf=32: -1.3, -1.3, -0.9; TDM alone minus tdm-static +0.3 ± 0.3 / -0.5 ± 0.7 at nf=8 / 16).
+So at the widest setting the sparse weights are not the problem. The nf=32 ablation (seeds 0-2) names the rest:
 TDM alone -0.6 ± 0.4 (3.83x), level with tdm-static (its swaps cost nothing there), DDR alone -0.7 ± 0.2 (-0.8,
 -0.9, -0.5: consistent), and all three together -1.9, more than TDM's and DDR's sum (-1.3). At 0.75 the points go
 to DDR (30% of a task's rows gone after 40% of a 10-epoch task; the paper removes them by epoch 20 of 50) and to
