@@ -106,6 +106,7 @@ ABLATIONS = {   # which SparCL part, or pair of parts, costs accuracy: DER++ at 
     "tdm-dgm": {"ddr": False},
     "ddr-dgm": {"tdm": False},
     "tdm-static": {"ddr": False, "dgm": False, "tdm_swap": 0.0},   # control: TDM's initial masks, never swapped
+    "all-ddr0.15": {"ddr_fraction": 0.15},   # all three parts, DDR removing half the reference's 30%
 }
 
 
@@ -174,12 +175,13 @@ def step_seconds(models: list[torch.nn.Module], input_shape: tuple[int, ...], cl
     return [sorted(t)[len(t) // 2] for t in times]
 
 
-def grid(settings: list[str], seeds: int, ablation: int, only: set[str] | None = None) -> list[dict]:
-    """Every run: {"setting", "name", "seed", "spec": run_one's spec arguments}; ``only``: these run names alone."""
+def grid(settings: list[str], seeds: int, ablation: int, only: set[str] | None = None, first_seed: int = 0) -> list[dict]:
+    """Every run: {"setting", "name", "seed", "spec": run_one's spec arguments}; ``only``: these run names alone;
+    seeded settings from ``first_seed`` on."""
     jobs = []
     for setting in settings:
         cfg = SETTINGS[setting]
-        for seed in range(seeds if cfg["seeded"] else 1):
+        for seed in range(first_seed, seeds) if cfg["seeded"] else range(1):
             runs = [(m, None, False, None) for m in METHODS]
             runs += [(m, s, st, None) for m in METHODS for st in ((False, True) if cfg["structured"] else (False,))
                      for s in SPARSITIES if seed == 0 or s in SEEDED_SPARSITIES]
@@ -221,14 +223,16 @@ def write(path: Path, command: str, env: str, runs: dict[str, dict[str, list[dic
           merge: bool) -> dict[str, dict[str, list[dict]]]:
     """Store this invocation's settings over the same settings of the saved file (the others kept, with the
     command that measured them), then the rows and the RESULTS.md section of every stored setting. ``merge``
-    (a ``--runs`` invocation): its runs replace the same-named runs of a stored setting, the setting's other
-    runs are kept, and the setting lists both commands. Returns every stored setting's runs."""
+    (a ``--runs`` invocation): its runs replace the same-named runs of the same seeds of a stored setting, the
+    setting's other runs and seeds are kept, and the setting lists both commands. Returns every stored setting's runs."""
     saved = load_saved(path)
     all_runs, measured = dict(saved["runs"]), dict(saved["measured"])
     for s, named in runs.items():
         if merge and s in saved["runs"]:
             old = saved["measured"][s]
-            all_runs[s] = {**saved["runs"][s], **named}
+            by_seed = lambda rs: {r["seed"]: r for r in rs}  # noqa: E731
+            all_runs[s] = {**saved["runs"][s], **{n: sorted({**by_seed(saved["runs"][s].get(n, [])), **by_seed(rs)}.values(),
+                                                            key=lambda r: r["seed"]) for n, rs in named.items()}}
             measured[s] = {"command": old["command"] + [command], "environment": old["environment"] + [env]}
         else:
             all_runs[s], measured[s] = named, {"command": [command], "environment": [env]}
@@ -255,6 +259,8 @@ def main() -> None:
     ap.add_argument("--settings", help=f"comma-separated settings to run (default all): {', '.join(SETTINGS)}")
     ap.add_argument("--runs", help="comma-separated run names to run alone, e.g. dense-er,sparcl-er-0.90 "
                                    "(each SparCL run needs the dense run of its method)")
+    ap.add_argument("--first-seed", type=int, default=0, help="with --runs: only seeds from this one on (added to the "
+                                                               "stored seeds of those runs)")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
     ap.add_argument("--render", action="store_true", help="only rewrite the RESULTS.md section from bench/results/sparcl.json")
     args = ap.parse_args()
@@ -265,7 +271,9 @@ def main() -> None:
         ap.error(f"--settings: unknown {', '.join(unknown)}; expected some of {', '.join(SETTINGS)}")
     only = set(args.runs.split(",")) if args.runs else None
     ablation = args.ablation_seeds if args.ablation_seeds is not None else int(args.ablation)
-    jobs = grid(settings, args.seeds, ablation, only)
+    if args.first_seed and only is None:
+        ap.error("--first-seed: only with --runs (the other runs keep their stored seeds)")
+    jobs = grid(settings, args.seeds, ablation, only, args.first_seed)
     names = {j["name"] for j in jobs}
     if only is not None and (unknown := sorted(only - names)):
         ap.error(f"--runs: {', '.join(unknown)} not in the grid of {', '.join(settings)}")
@@ -280,7 +288,8 @@ def main() -> None:
                + (f" --ablation-seeds {args.ablation_seeds}" if args.ablation_seeds is not None else "")
                + (f" --settings {args.settings}" if args.settings and not args.quick else "")
                + (f" --runs {args.runs}" if args.runs else "")
-               + (f" --seeds {args.seeds}" if args.seeds != 3 else "") + (f" --jobs {args.jobs}" if args.jobs != 2 else ""))
+               + (f" --seeds {args.seeds}" if args.seeds != 3 else "")
+               + (f" --first-seed {args.first_seed}" if args.first_seed else "") + (f" --jobs {args.jobs}" if args.jobs != 2 else ""))
     env = (f"python {platform.python_version()}, torch {torch.__version__}, {os.cpu_count()} CPUs shared, {args.jobs} worker "
            f"processes x 1 torch thread, {platform.machine()}, load average at start {os.getloadavg()[0]:.1f}")
     print(f"$ {command}\n{env}", flush=True)
@@ -299,7 +308,7 @@ def main() -> None:
             bar.console.print(f"{j['setting']:22s} {j['name']:30s} seed {j['seed']} class-IL {r['class_il']:5.1f}  "
                               f"task-IL {r['task_il']:5.1f}  {r['flops'] / 1e9:8.2f} GFLOP  {r['wall_s']:6.1f} s")
     for setting in runs:   # runs in grid order, seeds ascending
-        order = [j["name"] for j in jobs if j["setting"] == setting and j["seed"] == 0]
+        order = list(dict.fromkeys(j["name"] for j in jobs if j["setting"] == setting))
         runs[setting] = {n: sorted(runs[setting][n], key=lambda r: r["seed"]) for n in order}
     env += f", bench wall time {time.perf_counter() - t0:.0f} s"
     stored = write(BENCH_DIR / "results" / "sparcl.json", command, env, {s: named for s, named in runs.items() if named},
