@@ -284,7 +284,8 @@ def main() -> None:
                           if (j["setting"], f"dense-{method_of(j['name'])}", j["seed"]) not in have}):
         ap.error(f"--runs: {', '.join(missing)} needed, in this run or stored (SparCL runs are compared with the "
                  "dense run of their method and seed)")
-    command = ("python bench/sparcl.py" + (" --quick" if args.quick else "") + (" --ablation" if args.ablation and args.ablation_seeds is None else "")
+    niceness = os.nice(0)
+    command = ((f"nice -n {niceness} " if niceness else "") + "python bench/sparcl.py" + (" --quick" if args.quick else "") + (" --ablation" if args.ablation and args.ablation_seeds is None else "")
                + (f" --ablation-seeds {args.ablation_seeds}" if args.ablation_seeds is not None else "")
                + (f" --settings {args.settings}" if args.settings and not args.quick else "")
                + (f" --runs {args.runs}" if args.runs else "")
