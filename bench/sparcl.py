@@ -98,7 +98,7 @@ SETTINGS = {
         "data": FASHION, "model": {"kind": "mlp", "hidden": [400, 400]}, "epochs": 10, "em_size": 200, "sb_size": 600,
         "lr": 0.03, "sparcl": {"tdm_init_rescale": True}, "structured": False, "seeded": False},
 }
-ABLATIONS = {   # which SparCL part, or pair of parts, costs accuracy: DER++ at 0.75 with the others off
+ABLATIONS = {   # which SparCL part, or pair of parts, costs accuracy: DER++ (--ablation-methods) at 0.75, the others off
     "tdm-only": {"ddr": False, "dgm": False},
     "ddr-only": {"tdm": False, "dgm": False},
     "dgm-only": {"tdm": False, "ddr": False},
@@ -175,9 +175,10 @@ def step_seconds(models: list[torch.nn.Module], input_shape: tuple[int, ...], cl
     return [sorted(t)[len(t) // 2] for t in times]
 
 
-def grid(settings: list[str], seeds: int, ablation: int, only: set[str] | None = None, first_seed: int = 0) -> list[dict]:
+def grid(settings: list[str], seeds: int, ablation: int, only: set[str] | None = None, first_seed: int = 0,
+         ablation_methods: tuple[str, ...] = ("derpp",)) -> list[dict]:
     """Every run: {"setting", "name", "seed", "spec": run_one's spec arguments}; ``only``: these run names alone;
-    seeded settings from ``first_seed`` on."""
+    seeded settings from ``first_seed`` on; the ablation for ``ablation_methods``."""
     jobs = []
     for setting in settings:
         cfg = SETTINGS[setting]
@@ -186,7 +187,7 @@ def grid(settings: list[str], seeds: int, ablation: int, only: set[str] | None =
             runs += [(m, s, st, None) for m in METHODS for st in ((False, True) if cfg["structured"] else (False,))
                      for s in SPARSITIES if seed == 0 or s in SEEDED_SPARSITIES]
             if cfg["seeded"] and seed < ablation:
-                runs += [("derpp", 0.75, False, part) for part in ABLATIONS]
+                runs += [(m, 0.75, False, part) for m in ablation_methods for part in ABLATIONS]
             for method, sp, st, part in runs:
                 if only is not None and run_name(method, sp, st, part) not in only:
                     continue
@@ -256,6 +257,7 @@ def main() -> None:
     ap.add_argument("--ablation", action="store_true", help="also DER++ 0.75 with each SparCL part and pair of parts alone, "
                                                             "and TDM with its initial masks never swapped (seeded settings, first seed)")
     ap.add_argument("--ablation-seeds", type=int, default=None, help="run the ablation at this many seeds (implies --ablation)")
+    ap.add_argument("--ablation-methods", default="derpp", help=f"comma-separated CL methods of the ablation, of {', '.join(METHODS)}")
     ap.add_argument("--settings", help=f"comma-separated settings to run (default all): {', '.join(SETTINGS)}")
     ap.add_argument("--runs", help="comma-separated run names to run alone, e.g. dense-er,sparcl-er-0.90 "
                                    "(each SparCL run needs the dense run of its method)")
@@ -273,7 +275,10 @@ def main() -> None:
     ablation = args.ablation_seeds if args.ablation_seeds is not None else int(args.ablation)
     if args.first_seed and only is None:
         ap.error("--first-seed: only with --runs (the other runs keep their stored seeds)")
-    jobs = grid(settings, args.seeds, ablation, only, args.first_seed)
+    ablation_methods = tuple(args.ablation_methods.split(","))
+    if unknown := [m for m in ablation_methods if m not in METHODS]:
+        ap.error(f"--ablation-methods: unknown {', '.join(unknown)}; expected some of {', '.join(METHODS)}")
+    jobs = grid(settings, args.seeds, ablation, only, args.first_seed, ablation_methods)
     names = {j["name"] for j in jobs}
     if only is not None and (unknown := sorted(only - names)):
         ap.error(f"--runs: {', '.join(unknown)} not in the grid of {', '.join(settings)}")
@@ -287,6 +292,7 @@ def main() -> None:
     niceness = os.nice(0)
     command = ((f"nice -n {niceness} " if niceness else "") + "python bench/sparcl.py" + (" --quick" if args.quick else "") + (" --ablation" if args.ablation and args.ablation_seeds is None else "")
                + (f" --ablation-seeds {args.ablation_seeds}" if args.ablation_seeds is not None else "")
+               + (f" --ablation-methods {args.ablation_methods}" if args.ablation_methods != "derpp" else "")
                + (f" --settings {args.settings}" if args.settings and not args.quick else "")
                + (f" --runs {args.runs}" if args.runs else "")
                + (f" --seeds {args.seeds}" if args.seeds != 3 else "")
