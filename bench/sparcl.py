@@ -220,6 +220,11 @@ def load_saved(path: Path) -> dict:
     return {"runs": saved["runs"], "measured": measured}
 
 
+def merge_seeds(stored: list[dict], new: list[dict]) -> list[dict]:
+    """One run's results by seed, ascending: ``new`` replaces the stored results of its seeds."""
+    return sorted({**{r["seed"]: r for r in stored}, **{r["seed"]: r for r in new}}.values(), key=lambda r: r["seed"])
+
+
 def write(path: Path, command: str, env: str, runs: dict[str, dict[str, list[dict]]],
           merge: bool) -> dict[str, dict[str, list[dict]]]:
     """Store this invocation's settings over the same settings of the saved file (the others kept, with the
@@ -231,9 +236,8 @@ def write(path: Path, command: str, env: str, runs: dict[str, dict[str, list[dic
     for s, named in runs.items():
         if merge and s in saved["runs"]:
             old = saved["measured"][s]
-            by_seed = lambda rs: {r["seed"]: r for r in rs}  # noqa: E731
-            all_runs[s] = {**saved["runs"][s], **{n: sorted({**by_seed(saved["runs"][s].get(n, [])), **by_seed(rs)}.values(),
-                                                            key=lambda r: r["seed"]) for n, rs in named.items()}}
+            all_runs[s] = {**saved["runs"][s],
+                           **{n: merge_seeds(saved["runs"][s].get(n, []), rs) for n, rs in named.items()}}
             measured[s] = {"command": old["command"] + [command], "environment": old["environment"] + [env]}
         else:
             all_runs[s], measured[s] = named, {"command": [command], "environment": [env]}
@@ -254,7 +258,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="the Digits MLP setting only")
     ap.add_argument("--seeds", type=int, default=3, help="seeds of the conv setting (mean +- sd)")
-    ap.add_argument("--ablation", action="store_true", help="also DER++ 0.75 with each SparCL part and pair of parts alone, "
+    ap.add_argument("--ablation", action="store_true", help="also SparCL 0.75 (DER++, or --ablation-methods) with each part and pair of parts alone, "
                                                             "and TDM with its initial masks never swapped (seeded settings, first seed)")
     ap.add_argument("--ablation-seeds", type=int, default=None, help="run the ablation at this many seeds (implies --ablation)")
     ap.add_argument("--ablation-methods", default="derpp", help=f"comma-separated CL methods of the ablation, of {', '.join(METHODS)}")
