@@ -19,7 +19,8 @@ For ER and DER++, SparCL off and on (TDM + DDR + DGM; sessions long enough for >
     arrays byte-identical; and a chain that alternates runners (Python, native, Python) hands
     checkpoints over and conforms like (a).
 (d) fine-tuning, joint training, Miro's profiling sessions (subset of SB and EM, read-only
-    storage tier) and structured TDM (channel units, dead channels' biases at 0) conform like (a).
+    storage tier), structured TDM (channel units, dead channels' biases at 0) and DDR with
+    ``ddr_store_removed`` (removed rows stored, drawn into later EMs) conform like (a).
 """
 from __future__ import annotations
 
@@ -172,12 +173,13 @@ def test_runners_hand_checkpoints_over(chain) -> None:
     assert evals(mixed_r) == evals(py_r)
 
 
-@pytest.mark.parametrize(("method", "kind", "structured"), [("finetune", "task", False), ("joint", "task", False),
-                                                            ("derpp", "profiling", False), ("derpp", "task", True)])
-def test_more_session_kinds_conform(tmp_path: Path, method: str, kind: str, structured: bool) -> None:
+@pytest.mark.parametrize(("method", "kind", "sparcl"), [
+    ("finetune", "task", {}), ("joint", "task", {}), ("derpp", "profiling", {}), ("derpp", "task", {"structured": True}),
+    ("derpp", "task", {"ddr_store_removed": True})], ids=["finetune", "joint", "profiling", "structured", "ddr_store_removed"])
+def test_more_session_kinds_conform(tmp_path: Path, method: str, kind: str, sparcl: dict) -> None:
     spec = conf_spec("er", True)
     spec = dataclasses.replace(spec, train=dataclasses.replace(spec.train, method=method),
-                               sparcl=dataclasses.replace(spec.sparcl, structured=structured))
+                               sparcl=dataclasses.replace(spec.sparcl, **sparcl))
     chain = Chain(spec, tmp_path)
     runs = {}
     for runner in ("python", "x86_64"):

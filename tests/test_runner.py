@@ -104,10 +104,13 @@ def test_an_epoch_trains_em_union_sb_in_full_steps(tmp_path: Path) -> None:
     assert steps[60] > steps[20]
 
 
-def test_ddr_removed_rows_are_never_trained_again_nor_stored(tmp_path: Path) -> None:
+@pytest.mark.parametrize("store_removed", [False, True], ids=["not-stored", "ddr_store_removed"])
+def test_ddr_removed_rows_are_never_trained_again_nor_stored(tmp_path: Path, store_removed: bool) -> None:
+    """Removed rows leave training at once; the storage tier gets them only with ``ddr_store_removed``."""
     spec = small_spec("derpp")
     spec.sparcl.enabled, spec.sparcl.tdm, spec.sparcl.dgm = True, False, False
     spec.sparcl.ddr_steps = [0.5]
+    spec.sparcl.ddr_store_removed = store_removed
     spec.train.epochs = 4
     data = build_root(spec, tmp_path)
     session = new_session(spec, tmp_path, data, "ddr", trace=True)
@@ -115,15 +118,19 @@ def test_ddr_removed_rows_are_never_trained_again_nor_stored(tmp_path: Path) -> 
     trace = read_trace([session / "trace.jsonl"])
     fmt = json.loads((session / "replay" / "store.json").read_text())
     store = StorageTier(str(session / "replay"), RecordFormat(tuple(fmt["x_shape"]), fmt["n_logits"]), 1 << 30, read_only=True)
+    later_em = set()
     for t in data.tasks:
         (ddr,) = [x for x in trace if x["k"] == "ddr" and x["task"] == t]
         gone = {(t << 32) | int(r) for r in ddr["removed"]}   # SB rows = task rows here (SB holds the whole task)
         after = [x for x in trace if x["k"] == "step" and x["task"] == t and x["epoch"] >= ddr["epoch"]]
         assert gone and after and not gone & {i for x in after for i in x["ids"]}
-        assert not any(sid in store for sid in gone)
+        assert all((sid in store) == store_removed for sid in gone)
         em_refs = [x for x in trace if x["k"] == "em" and x["task"] > t]
         stored_ids = {store.read(c, k)[0] for line in em_refs for c, k in line["refs"]}
-        assert not gone & stored_ids
+        later_em |= gone & stored_ids
+        if not store_removed:
+            assert not gone & stored_ids
+    assert bool(later_em) == store_removed   # stored removed rows are drawn into later EMs
     store.close()
 
 

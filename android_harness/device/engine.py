@@ -245,10 +245,12 @@ class Engine:
 
     # -- a task end (6) --------------------------------------------------------------------------
     def finish_task(self) -> None:
-        """The task's surviving SB rows to the storage tier (task sessions), then the evaluation."""
+        """The task's SB rows to the storage tier (task sessions): the surviving ones, or all of them with
+        ``ddr_store_removed``; then the evaluation."""
         self.apply_swap()
         sb, task = self.sb, self.pos.task
-        active = self.ddr.active() if self.ddr is not None else np.arange(sb.size)
+        keep_removed = self.ddr is None or self.spec.sparcl.ddr_store_removed
+        active = np.arange(sb.size) if keep_removed else self.ddr.active()
         if self.spec.kind == "task":
             self.storage.append(sb.ids[active], sb.x[active], sb.y[active], sb.logits[active] if self.n_logits else None)
             self.storage.commit()

@@ -56,6 +56,9 @@ class SparclConfig:
     ddr: bool = spec_field(True)
     ddr_fraction: float = spec_field(0.3, ge=0.0, lt=1.0, doc="share of a task's SB removed in total")
     ddr_steps: list[float] = spec_field(default_factory=lambda: [0.1, 0.2, 0.3, 0.4])
+    ddr_store_removed: bool = spec_field(
+        False, doc="removed rows still go to the storage tier at the task end, so later EMs can hold them "
+                   "(docs/semantics.md 7); off = the reference's reading: they are never offered to replay")
     dgm: bool = spec_field(True)
     dgm_ratio: float = spec_field(
         0.2, ge=0.0, lt=1.0,

@@ -34,7 +34,7 @@ Error Session::finish_task(int64_t task) {
     std::vector<float> x, logits;
     const int64_t nl = sb_.data.n_logits;
     for (int64_t r = 0; r < sb_.size(); ++r) {
-      if (ddr_.removed[r]) continue;
+      if (ddr_.removed[r] && !spec_.sparcl.ddr_store_removed) continue;
       ids.push_back(sb_.data.ids[r]);
       labels.push_back(sb_.data.y[r]);
       x.insert(x.end(), sb_.data.x_row(r), sb_.data.x_row(r) + numel_);

@@ -207,6 +207,7 @@ Result<SessionSpec> parse_session_spec(const std::string& text, const std::strin
     t.boolean("ddr", &sp.ddr);
     t.number("ddr_fraction", &sp.ddr_fraction);
     t.numbers("ddr_steps", &sp.ddr_steps);
+    t.boolean("ddr_store_removed", &sp.ddr_store_removed);
     t.boolean("dgm", &sp.dgm);
     t.number("dgm_ratio", &sp.dgm_ratio);
     t.integer("dgm_period", &sp.dgm_period);
