@@ -208,11 +208,16 @@ of a task's rows instead of 30% (`all-ddr0.15`, seeds 0-2) cost -1.7 ± 0.8 at 4
 same seeds. Without DDR, SparCL's other two parts (`tdm-dgm`, TDM + DGM, 5 seeds) cost **-0.7 ± 0.5 (SE 0.22) at
 4.09x: the 0.75 goal met on the mean** (not conclusive: the 95% t interval, -1.3 to -0.05, spans the goal), while
 full SparCL on the same 5 seeds costs -1.6 ± 0.6 (-2.4 to -0.8): **NOT met**. Paired by seed, DDR on top of TDM + DGM
-costs -0.9 ± 0.2 points (-0.8, -1.2, -0.9, -0.8, -0.8) for the 1.17x it adds to the FLOPs ratio. With ER the same
-two parts (`ablation-er-0.75-tdm-dgm`, seeds 0-2, against dense ER 82.9) cost -1.1 ± 0.7 (SE 0.39; -0.5, -0.9, -1.8)
-at 4.09x: just short on the mean, not conclusive. So at the widest width this host trains (the paper's ResNet-18 is
-nf=64), SparCL-DER++ at 0.75 meets the 1-point goal at >= 4x without data removal, SparCL-ER is 0.1 point short, and
-DDR costs about a point of class-IL in these 10-epoch tasks.
+costs -0.9 ± 0.2 points (-0.8, -1.2, -0.9, -0.8, -0.8) for the 1.17x it adds to the FLOPs ratio. Not where DDR's
+removed rows end up: with `sparcl.ddr_store_removed` (`all-ddrstore`: removed rows still written to the storage
+tier, so later EMs hold easy samples too, as the reference's reservoir holds samples offered before their removal)
+full SparCL costs -1.4 ± 0.5 (SE 0.22, 5 seeds) at 4.60x, paired against full SparCL +0.2 ± 0.7 (+0.6, +0.6, +0.6,
+-0.3, -0.8): no gain beyond the noise, so the point is lost in the task's own training on fewer, harder rows, not in
+the memory it leaves. With ER the same two parts (`ablation-er-0.75-tdm-dgm`, 5 seeds, against dense ER 82.7) cost
+-0.8 ± 0.9 (SE 0.41; -0.5, -0.9, -1.8, +0.6, -1.4) at 4.09x: the goal met on the mean, not conclusive (-1.9 to
++0.3). So at the widest width this host trains (the paper's ResNet-18 is nf=64), SparCL at 0.75 meets the 1-point
+goal at >= 4x on the mean without data removal, for DER++ and ER, and DDR costs about a point of class-IL in these
+10-epoch tasks, whichever way its removed rows are treated.
 Earlier settings (small_cnn, stem masked; tables above): w32 EM 500, 5 seeds: ER -1.5 ± 4.8 / -7.3 ± 6.5, DER++
 -4.8 ± 3.5 / -11.1 ± 6.7 (0.75 / 0.90); w32 EM 200 and w16 at 3-5 seeds: sd 4-15 points, none conclusive. MLP (one
 seed): Digits ER -0.4 / -2.2, DER++ -2.9 / -4.7; Fashion-MNIST ER -1.3 / -4.3, DER++ -3.2 / -9.1. small_cnn's
