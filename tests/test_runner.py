@@ -105,7 +105,7 @@ def test_an_epoch_trains_em_union_sb_in_full_steps(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("store_removed", [False, True], ids=["not-stored", "ddr_store_removed"])
-def test_ddr_removed_rows_are_never_trained_again_nor_stored(tmp_path: Path, store_removed: bool) -> None:
+def test_ddr_removed_rows_leave_training_and_are_stored_only_when_asked(tmp_path: Path, store_removed: bool) -> None:
     """Removed rows leave training at once; the storage tier gets them only with ``ddr_store_removed``."""
     spec = small_spec("derpp")
     spec.sparcl.enabled, spec.sparcl.tdm, spec.sparcl.dgm = True, False, False

@@ -250,9 +250,9 @@ class Engine:
         self.apply_swap()
         sb, task = self.sb, self.pos.task
         keep_removed = self.ddr is None or self.spec.sparcl.ddr_store_removed
-        active = np.arange(sb.size) if keep_removed else self.ddr.active()
+        rows = np.arange(sb.size) if keep_removed else self.ddr.active()
         if self.spec.kind == "task":
-            self.storage.append(sb.ids[active], sb.x[active], sb.y[active], sb.logits[active] if self.n_logits else None)
+            self.storage.append(sb.ids[rows], sb.x[rows], sb.y[rows], sb.logits[rows] if self.n_logits else None)
             self.storage.commit()
         self.pos.evals.append(self.evaluate(task))
         self.pos.task_finished = True
