@@ -108,6 +108,7 @@ ABLATIONS = {   # which SparCL part, or pair of parts, costs accuracy: DER++ (--
     "tdm-static": {"ddr": False, "dgm": False, "tdm_swap": 0.0},   # control: TDM's initial masks, never swapped
     "all-ddr0.15": {"ddr_fraction": 0.15},   # all three parts, DDR removing half the reference's 30%
     "all-ddrstore": {"ddr_store_removed": True},   # all three parts, DDR's removed rows still stored for later EMs
+    "all-ddrrandom": {"ddr_select": "random"},   # control: all three parts, DDR's counts, rows drawn at random
 }
 
 

@@ -20,7 +20,8 @@ For ER and DER++, SparCL off and on (TDM + DDR + DGM; sessions long enough for >
     checkpoints over and conforms like (a).
 (d) fine-tuning, joint training, Miro's profiling sessions (subset of SB and EM, read-only
     storage tier), structured TDM (channel units, dead channels' biases at 0) and DDR with
-    ``ddr_store_removed`` (removed rows stored, drawn into later EMs) conform like (a).
+    ``ddr_store_removed`` (removed rows stored, drawn into later EMs) and ``ddr_select = "random"``
+    (removals drawn from the DDR_DRAW stream) conform like (a).
 """
 from __future__ import annotations
 
@@ -175,7 +176,8 @@ def test_runners_hand_checkpoints_over(chain) -> None:
 
 @pytest.mark.parametrize(("method", "kind", "sparcl"), [
     ("finetune", "task", {}), ("joint", "task", {}), ("derpp", "profiling", {}), ("derpp", "task", {"structured": True}),
-    ("derpp", "task", {"ddr_store_removed": True})], ids=["finetune", "joint", "profiling", "structured", "ddr_store_removed"])
+    ("derpp", "task", {"ddr_store_removed": True}), ("er", "task", {"ddr_select": "random"})],
+    ids=["finetune", "joint", "profiling", "structured", "ddr_store_removed", "ddr_random"])
 def test_more_session_kinds_conform(tmp_path: Path, method: str, kind: str, sparcl: dict) -> None:
     spec = conf_spec("er", True)
     spec = dataclasses.replace(spec, train=dataclasses.replace(spec.train, method=method),

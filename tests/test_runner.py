@@ -134,6 +134,30 @@ def test_ddr_removed_rows_leave_training_and_are_stored_only_when_asked(tmp_path
     store.close()
 
 
+def test_ddr_random_removes_the_drawn_rows_at_the_same_counts(tmp_path: Path) -> None:
+    """``ddr_select = "random"`` removes as many rows at the same epochs as forgetting does: the
+    active rows at ``stream(seed, DDR_DRAW, task, epoch).sample`` (one removal a task: all active)."""
+    from android_harness.device.rng import DDR_DRAW, Stream
+
+    removals, sizes = {}, {}
+    for select in ("forgetting", "random"):
+        spec = small_spec("er")
+        spec.sparcl.enabled, spec.sparcl.tdm, spec.sparcl.dgm = True, False, False
+        spec.sparcl.ddr_steps, spec.sparcl.ddr_select, spec.train.epochs = [0.5], select, 4
+        data = build_root(spec, tmp_path / select)
+        session = new_session(spec, tmp_path / select, data, "ddr", trace=True)
+        assert Runner(str(session)).run()["status"] == "ok"
+        removals[select] = [x for x in read_trace([session / "trace.jsonl"]) if x["k"] == "ddr"]
+        events, _ = read_events(str(session / "events.jsonl"))
+        sizes[select] = [e["removed"] + e["remaining"] for e in events if e["type"] == "ddr"]
+    assert sizes["forgetting"] == sizes["random"] and len(removals["random"]) == len(data.tasks)
+    for fo, ra, n_sb in zip(removals["forgetting"], removals["random"], sizes["random"], strict=True):
+        assert (fo["task"], fo["epoch"], len(fo["removed"])) == (ra["task"], ra["epoch"], len(ra["removed"]))
+        drawn = Stream(spec.seed, DDR_DRAW, ra["task"], ra["epoch"]).sample(n_sb, len(ra["removed"]))
+        assert ra["removed"] == sorted(drawn.tolist())
+    assert [x["removed"] for x in removals["random"]] != [x["removed"] for x in removals["forgetting"]]
+
+
 def test_bad_session_json_is_a_clear_error(tmp_path: Path) -> None:
     from android_harness.device.errors import SessionSpecError
     from android_harness.device.session_spec import read_spec

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from android_harness.device.rng import TDM_GROW, Stream
+from android_harness.device.rng import DDR_DRAW, TDM_GROW, Stream
 from android_harness.device.sparcl import (
     DdrState, DgmState, ddr_counts, ddr_schedule, density_trace, gradient_mask, keep_count, magnitude_masks,
     tdm_schedule, tdm_update, unit_norm_factors,
@@ -98,6 +98,19 @@ def test_ddr_counts_forgetting_sequentially_and_removes_easiest():
     u.observe(np.array([0, 0, 0, 1]), np.array([True, False, True, False]))   # a row twice in one step
     assert u.events.tolist() == [1, 0] and u.last_correct.tolist() == [True, False]
     assert u.ever_correct.tolist() == [True, False] and u.seen.tolist() == [True, True]
+
+
+def test_ddr_random_removal_draws_from_the_active_rows_and_ignores_scores():
+    """``ddr_select = "random"``: the active rows at ``sample(active, k)`` of the given stream."""
+    t = DdrState(10)
+    t.observe(np.arange(10), np.ones(10, bool))                   # every score 0: forgetting would take 0, 1, 2
+    t.removed[[1, 4]] = True
+    active = t.active()
+    expected = np.sort(active[Stream(5, DDR_DRAW, 2, 3).sample(active.size, 3)])
+    gone = t.remove(3, Stream(5, DDR_DRAW, 2, 3))
+    assert gone.tolist() == expected.tolist() and not set(gone.tolist()) & {1, 4}
+    assert t.removed.sum() == 5 and t.seen.sum() == 0            # the window restarts as with forgetting
+    assert gone.tolist() != [0, 2, 3]                              # not the least-forgotten rows
 
 
 def test_gradient_mask_zeroes_intended_fraction_of_survivors():

@@ -27,7 +27,7 @@ from android_harness.device.events import EventLog
 from android_harness.device.metrics import correct_counts
 from android_harness.device.pool import StepRows, epoch_permutation, epoch_pool, step_entries, steps_in_epoch
 from android_harness.device.replay import StorageTier, SwapReader, plan_swap
-from android_harness.device.rng import TDM_GROW, Stream
+from android_harness.device.rng import DDR_DRAW, TDM_GROW, Stream
 from android_harness.device.session_spec import SessionSpec
 from android_harness.device.sparcl import DdrState, DgmState, TdmResult, ddr_counts, ddr_schedule, tdm_schedule, tdm_update
 from android_harness.device.spec_tables import REPLAY_METHODS, dgm_optimizer_problem
@@ -157,7 +157,8 @@ class Engine:
         task = self.pos.task
         count = self.ddr_counts.get(epoch, 0) if self.ddr is not None else 0
         if count:
-            gone = self.ddr.remove(count)
+            draw = Stream(self.spec.seed, DDR_DRAW, task, epoch) if self.spec.sparcl.ddr_select == "random" else None
+            gone = self.ddr.remove(count, draw)
             self.log.emit("ddr", task=task, epoch=epoch, removed=int(gone.size), remaining=int(self.ddr.active().size))
             self.trace.write({"k": "ddr", "task": task, "epoch": epoch, "removed": gone.tolist()})
         ev = self.tdm_events.get(epoch)

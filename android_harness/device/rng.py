@@ -17,7 +17,7 @@ _M1 = 0xBF58476D1CE4E5B9
 _M2 = 0x94D049BB133111EB
 
 # purposes (docs/semantics.md 1): the stream's second key
-SB_FILL, SUBSET, EPOCH, SWAP, EM_BUILD, TDM_GROW = 1, 2, 3, 4, 5, 6
+SB_FILL, SUBSET, EPOCH, SWAP, EM_BUILD, TDM_GROW, DDR_DRAW = 1, 2, 3, 4, 5, 6, 7
 
 
 def mix(z: int) -> int:

@@ -190,8 +190,8 @@ class Runner:
             self.log.close()
             write_result(self.dir, result)
         except (OSError, NoSpaceError) as exc:
-            to_stderr(lambda: print(f"edgecl-runner: the session's end was not written: {describe_error(exc, self.dir)}",
-                                     file=sys.stderr, flush=True))
+            why = describe_error(exc, self.dir)
+            to_stderr(lambda: print(f"edgecl-runner: the session's end was not written: {why}", file=sys.stderr, flush=True))
         return result
 
 

@@ -328,8 +328,9 @@ class Server:
             log.close()
             write_result(session_dir, result)
         except (OSError, NoSpaceError) as exc:
-            to_stderr(lambda: print(f"edgecl-runner: {session_dir}: its end was not written: "
-                                    f"{describe_error(exc, session_dir)}", file=sys.stderr, flush=True))
+            why = describe_error(exc, session_dir)
+            to_stderr(lambda: print(f"edgecl-runner: {session_dir}: its end was not written: {why}", file=sys.stderr,
+                                    flush=True))
         self._keep_reserve(now=True)
 
 

@@ -14,6 +14,7 @@ from android_harness.device.spec_schema import spec_field
 METHODS = ("finetune", "er", "derpp", "joint")     # joint: the upper bound (SB = every seen task, no EM)
 REPLAY_METHODS = ("er", "derpp")                   # the methods whose epochs run over EM ∪ SB
 KINDS = ("task", "profiling")
+DDR_SELECTS = ("forgetting", "random")             # random: the control for DDR's choice of rows
 
 
 @dataclass
@@ -56,6 +57,10 @@ class SparclConfig:
     ddr: bool = spec_field(True)
     ddr_fraction: float = spec_field(0.3, ge=0.0, lt=1.0, doc="share of a task's SB removed in total")
     ddr_steps: list[float] = spec_field(default_factory=lambda: [0.1, 0.2, 0.3, 0.4])
+    ddr_select: str = spec_field(
+        "forgetting", choices=DDR_SELECTS,
+        doc="which rows a removal takes: the least-forgotten (the paper), or a seeded uniform draw of "
+            "the same count (a control that keeps DDR's step count and drops its choice of rows)")
     ddr_store_removed: bool = spec_field(
         False, doc="removed rows still go to the storage tier at the task end, so later EMs can hold them "
                    "(docs/semantics.md 7); off = the reference's reading: they are never offered to replay")

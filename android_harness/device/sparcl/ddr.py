@@ -5,10 +5,13 @@ incorrect between consecutive observations), ``seen``, ``last_correct``, ``ever_
 score is ``events``, ``+inf`` for a row never correct in the window. Removing ``k``: the active rows
 sorted by score ascending (ties: lower row) lose their first ``k``; then the window restarts for
 every row. Removed rows leave the pool at once and never reach the storage tier or EM.
+With a ``draw`` stream (``ddr_select = "random"``) the ``k`` rows are ``sample(active, k)`` instead.
 """
 from __future__ import annotations
 
 import numpy as np
+
+from android_harness.device.rng import Stream
 
 
 class DdrState:
@@ -46,11 +49,15 @@ class DdrState:
         """Rows not removed, ascending."""
         return np.flatnonzero(~self.removed)
 
-    def remove(self, count: int) -> np.ndarray:
-        """Remove the ``count`` lowest-scoring active rows; return them ascending."""
+    def remove(self, count: int, draw: Stream | None = None) -> np.ndarray:
+        """Remove the ``count`` lowest-scoring active rows, or with ``draw`` the active rows at
+        ``draw.sample(active count, count)``; return them ascending."""
         active = self.active()
         count = max(0, min(int(count), active.size))
-        order = np.argsort(self.scores()[active], kind="stable")[:count]
+        if draw is None:
+            order = np.argsort(self.scores()[active], kind="stable")[:count]
+        else:
+            order = draw.sample(active.size, count)
         gone = np.sort(active[order])
         self.removed[gone] = True
         self._reset_window()

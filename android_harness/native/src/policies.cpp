@@ -48,7 +48,7 @@ void DdrState::observe(int64_t r, bool ok) {
   ever_correct[r] |= static_cast<uint8_t>(ok);
 }
 
-std::vector<int64_t> DdrState::remove(int64_t k) {
+std::vector<int64_t> DdrState::remove(int64_t k, Stream* draw) {
   const int64_t n = static_cast<int64_t>(removed.size());
   std::vector<int64_t> active;
   for (int64_t r = 0; r < n; ++r) {
@@ -58,9 +58,14 @@ std::vector<int64_t> DdrState::remove(int64_t k) {
   auto score = [&](int64_t r) {
     return ever_correct[r] ? static_cast<double>(events[r]) : std::numeric_limits<double>::infinity();
   };
-  std::stable_sort(active.begin(), active.end(), [&](int64_t a, int64_t b) { return score(a) < score(b); });
   k = std::max<int64_t>(0, std::min<int64_t>(k, static_cast<int64_t>(active.size())));
-  std::vector<int64_t> gone(active.begin(), active.begin() + k);
+  std::vector<int64_t> gone;
+  if (draw != nullptr) {
+    for (int64_t j : draw->sample(static_cast<int64_t>(active.size()), k)) gone.push_back(active[j]);
+  } else {
+    std::stable_sort(active.begin(), active.end(), [&](int64_t a, int64_t b) { return score(a) < score(b); });
+    gone.assign(active.begin(), active.begin() + k);
+  }
   std::sort(gone.begin(), gone.end());
   for (int64_t r : gone) removed[r] = 1;
   std::fill(events.begin(), events.end(), 0);

@@ -30,8 +30,9 @@ struct DdrState {
   /// One observation of row r (section 4.9), sequential.
   void observe(int64_t r, bool ok);
   /// Remove the k active rows of lowest score (events; +inf if never correct in the window),
-  /// ties to the lower row; restart the window. Returns the removed rows, ascending.
-  std::vector<int64_t> remove(int64_t k);
+  /// ties to the lower row, or with `draw` the active rows at draw->sample(active count, k);
+  /// restart the window. Returns the removed rows, ascending.
+  std::vector<int64_t> remove(int64_t k, Stream* draw = nullptr);
   int64_t active_count() const;
 };
 

@@ -18,6 +18,7 @@ enum class Purpose : uint64_t {
   kSwap = 4,      // a = task, b = task_step: Miro's swap of one step
   kEmBuild = 5,   // a = task, b = class label: the records of one class entering EM
   kTdmGrow = 6,   // a = task, b = epoch: TDM's random regrowth (layers in order, one stream)
+  kDdrDraw = 7,   // a = task, b = epoch: the rows of one DDR removal with ddr_select = "random"
 };
 
 /// One SplitMix64 stream.

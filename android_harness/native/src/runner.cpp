@@ -264,7 +264,8 @@ Error Session::train_task(int64_t task) {
 Error Session::epoch_start(int64_t task, int64_t epoch) {
   const auto count = ddr_counts_.find(epoch);
   if (count != ddr_counts_.end() && count->second > 0) {
-    const std::vector<int64_t> gone = ddr_.remove(count->second);
+    Stream draw(spec_.seed, Purpose::kDdrDraw, static_cast<uint64_t>(task), static_cast<uint64_t>(epoch));
+    const std::vector<int64_t> gone = ddr_.remove(count->second, spec_.sparcl.ddr_select == "random" ? &draw : nullptr);
     OrderedJson ev = obj();
     ev["task"] = task;
     ev["epoch"] = epoch;

@@ -131,6 +131,9 @@ void validate(const SessionSpec& s, std::vector<std::string>* p) {
   range("sparcl.tdm_swap", sp.tdm_swap, 0, false, 1, true);
   range("sparcl.tdm_freeze_after", sp.tdm_freeze_after, 0, true, 1, false);
   range("sparcl.ddr_fraction", sp.ddr_fraction, 0, false, 1, true);
+  if (sp.ddr_select != "forgetting" && sp.ddr_select != "random") {
+    p->push_back("sparcl.ddr_select: expected one of 'forgetting', 'random', got '" + sp.ddr_select + "'");
+  }
   range("sparcl.dgm_ratio", sp.dgm_ratio, 0, false, 1, true);
   range("sparcl.dgm_period", static_cast<double>(sp.dgm_period), 1, false, kInf, false);
   range("checkpoint_every", static_cast<double>(s.checkpoint_every), 0, false, kInf, false);
@@ -207,6 +210,7 @@ Result<SessionSpec> parse_session_spec(const std::string& text, const std::strin
     t.boolean("ddr", &sp.ddr);
     t.number("ddr_fraction", &sp.ddr_fraction);
     t.numbers("ddr_steps", &sp.ddr_steps);
+    t.string("ddr_select", &sp.ddr_select);
     t.boolean("ddr_store_removed", &sp.ddr_store_removed);
     t.boolean("dgm", &sp.dgm);
     t.number("dgm_ratio", &sp.dgm_ratio);

@@ -47,6 +47,7 @@ struct SparclConfig {
   bool ddr = true;
   double ddr_fraction = 0.3;
   std::vector<double> ddr_steps = {0.1, 0.2, 0.3, 0.4};
+  std::string ddr_select = "forgetting";  // or "random": the same counts, rows drawn (a control)
   bool ddr_store_removed = false;  // removed rows still go to S at the task end
   bool dgm = true;
   double dgm_ratio = 0.2;

@@ -25,7 +25,7 @@ std::string temp_dir() {
 
 const char* kSpec = R"({"session_id": "s1", "model_dir": "models/m", "data_dir": "data/d", "replay_dir": "replay/r",
   "tasks": [0, 1], "seed": 3, "trace": true, "train": {"method": "er", "epochs": 4, "batch_size": 16},
-  "sparcl": {"tdm": true, "ddr_steps": [0.25, 0.5], "ddr_store_removed": true}})";
+  "sparcl": {"tdm": true, "ddr_steps": [0.25, 0.5], "ddr_select": "random", "ddr_store_removed": true}})";
 
 }  // namespace
 
@@ -35,7 +35,7 @@ TEST(session_spec_reads_every_table) {
   CHECK(s->session_id == "s1" && s->tasks == std::vector<int64_t>({0, 1}) && s->seed == 3 && s->trace);
   CHECK(s->train.method == "er" && s->train.epochs == 4 && s->train.batch_size == 16 && s->train.lr == 0.03);
   CHECK(s->sparcl.tdm && s->sparcl.ddr_steps == std::vector<double>({0.25, 0.5}) && s->sparcl.dgm);
-  CHECK(s->sparcl.ddr_store_removed);
+  CHECK(s->sparcl.ddr_store_removed && s->sparcl.ddr_select == "random");
   CHECK(!s->sparcl.enabled && !s->sparcl.tdm_on() && !s->sparcl.dgm_on());
   CHECK(s->replay.em_size == 200 && s->keep_checkpoints == 2);
 }
