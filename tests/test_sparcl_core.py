@@ -91,6 +91,7 @@ def test_ddr_counts_forgetting_sequentially_and_removes_easiest():
     for row in seq:
         t.observe(idx, np.array(row, dtype=bool))
     assert list(t.scores()[:3]) == [0, 2, 1] and np.isinf(t.scores()[3])
+    assert t.window_counts() == [2, 3, 1]                        # rows 0, 5 / 1, 2, 4 / 3
     assert list(t.remove(2)) == [0, 5] and list(t.active()) == [1, 2, 3, 4]
     assert t.events.sum() == 0                                   # the window restarts
     assert list(t.remove(3)) == [1, 2, 3]                        # no observations: all inf -> lowest rows

@@ -158,9 +158,11 @@ class Engine:
         count = self.ddr_counts.get(epoch, 0) if self.ddr is not None else 0
         if count:
             draw = Stream(self.spec.seed, DDR_DRAW, task, epoch) if self.spec.sparcl.ddr_select == "random" else None
+            window = self.ddr.window_counts()
             gone = self.ddr.remove(count, draw)
-            self.log.emit("ddr", task=task, epoch=epoch, removed=int(gone.size), remaining=int(self.ddr.active().size))
-            self.trace.write({"k": "ddr", "task": task, "epoch": epoch, "removed": gone.tolist()})
+            self.log.emit("ddr", task=task, epoch=epoch, removed=int(gone.size), remaining=int(self.ddr.active().size),
+                          window=window)
+            self.trace.write({"k": "ddr", "task": task, "epoch": epoch, "removed": gone.tolist(), "window": window})
         ev = self.tdm_events.get(epoch)
         if ev is None or self.tdm_frozen:
             return

@@ -45,6 +45,14 @@ class DdrState:
         s[~self.ever_correct] = np.inf
         return s
 
+    def window_counts(self) -> list[int]:
+        """The active rows' window as ``[no events, forgotten at least once, never correct]``: a
+        window with one observation per row (a removal every epoch) can hold no event at all."""
+        s = self.scores()[self.active()]
+        never = int(np.isinf(s).sum())
+        zero = int((s == 0).sum())
+        return [zero, int(s.size) - zero - never, never]
+
     def active(self) -> np.ndarray:
         """Rows not removed, ascending."""
         return np.flatnonzero(~self.removed)

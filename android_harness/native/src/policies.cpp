@@ -81,6 +81,15 @@ int64_t DdrState::active_count() const {
   return n;
 }
 
+std::vector<int64_t> DdrState::window_counts() const {
+  std::vector<int64_t> counts(3, 0);
+  for (size_t r = 0; r < removed.size(); ++r) {
+    if (removed[r]) continue;
+    counts[!ever_correct[r] ? 2 : events[r] == 0 ? 0 : 1] += 1;
+  }
+  return counts;
+}
+
 double pairwise_sum(const double* a, int64_t n) {
   if (n < 8) {
     double res = 0.0;

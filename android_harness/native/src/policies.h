@@ -34,6 +34,8 @@ struct DdrState {
   /// restart the window. Returns the removed rows, ascending.
   std::vector<int64_t> remove(int64_t k, Stream* draw = nullptr);
   int64_t active_count() const;
+  /// The active rows' window: {no events, forgotten at least once, never correct}.
+  std::vector<int64_t> window_counts() const;
 };
 
 /// One TDM update of one layer (section 8). A unit is one weight, or with `structured` one of the

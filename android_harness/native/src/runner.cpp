@@ -265,16 +265,19 @@ Error Session::epoch_start(int64_t task, int64_t epoch) {
   const auto count = ddr_counts_.find(epoch);
   if (count != ddr_counts_.end() && count->second > 0) {
     Stream draw(spec_.seed, Purpose::kDdrDraw, static_cast<uint64_t>(task), static_cast<uint64_t>(epoch));
+    const std::vector<int64_t> window = ddr_.window_counts();
     const std::vector<int64_t> gone = ddr_.remove(count->second, spec_.sparcl.ddr_select == "random" ? &draw : nullptr);
     OrderedJson ev = obj();
     ev["task"] = task;
     ev["epoch"] = epoch;
     ev["removed"] = static_cast<int64_t>(gone.size());
     ev["remaining"] = ddr_.active_count();
+    ev["window"] = window;
     EDGECL_RETURN_IF_ERROR(emit("ddr", ev));
     OrderedJson line = trace_line("ddr", task);
     line["epoch"] = epoch;
     line["removed"] = gone;
+    line["window"] = window;
     EDGECL_RETURN_IF_ERROR(trace_->write(line));
   }
   const auto ev = tdm_events_.find(epoch);
