@@ -109,6 +109,7 @@ ABLATIONS = {   # which SparCL part, or pair of parts, costs accuracy: DER++ (--
     "all-ddr0.15": {"ddr_fraction": 0.15},   # all three parts, DDR removing half the reference's 30%
     "all-ddrstore": {"ddr_store_removed": True},   # all three parts, DDR's removed rows still stored for later EMs
     "all-ddrrandom": {"ddr_select": "random"},   # control: all three parts, DDR's counts, rows drawn at random
+    "all-ddr2w": {"ddr_steps": [0.2, 0.4]},   # all three parts, DDR's 30% in two removals: two-epoch windows
 }
 
 
@@ -147,7 +148,8 @@ def run_one(job: dict) -> dict:
     wall = time.perf_counter() - t0
     s, flops = result.summary, result.extra["training_flops"]
     out = {"class_il": s["class_il"], "task_il": s["task_il"], "flops": flops["total"], "wall_s": wall,
-           "steps": flops["steps"], "removed": sum(c.removed for c in result.costs)}
+           "steps": flops["steps"], "removed": sum(c.removed for c in result.costs),
+           "forgotten": sum(c.forgotten for c in result.costs)}
     if job["spec"]["structured"] and job["spec"]["sparsity"] is not None:
         shape, m = trainer.data.input_shape, spec.model
         model = build_model(m.kind, ModelArgs(shape, trainer.data.num_classes, m.norm, m.width, tuple(m.hidden)))

@@ -26,7 +26,7 @@ def pinned_spec(method: str, sparcl: dict | None = None) -> ExperimentSpec:
 
 
 ONLY = {"tdm": {"ddr": False, "dgm": False}, "ddr": {"tdm": False, "dgm": False}, "dgm": {"tdm": False, "ddr": False},
-        "sparcl": {}}
+        "ddr_random": {"tdm": False, "dgm": False, "ddr_select": "random"}, "sparcl": {}}
 DENSE, QUARTER = {"features.1.weight": 1.0, "features.4.weight": 1.0}, {"features.1.weight": 0.25, "features.4.weight": 0.25}
 PINNED = {  # final class-IL row (%), DDR removed per task, final weight-mask density, steps per task, mean loss per task
     "finetune": ([0.0, 0.0, 98.75], [0, 0, 0], DENSE, [32, 32, 32], [0.7997587, 1.0708489, 1.0536146]),
@@ -35,6 +35,7 @@ PINNED = {  # final class-IL row (%), DDR removed per task, final weight-mask de
     "joint": ([98.75, 96.25, 95.0], [0, 0, 0], DENSE, [32, 60, 92], [0.7997587, 0.781645, 0.6788879]),
     "tdm": ([0.0, 0.0, 91.25], [0, 0, 0], QUARTER, [32, 40, 40], [1.5067054, 1.5143698, 1.6917318]),
     "ddr": ([47.5, 0.0, 93.75], [36, 36, 36], DENSE, [27, 35, 35], [0.9356454, 1.1641534, 1.2884228]),
+    "ddr_random": ([50.0, 0.0, 98.75], [36, 36, 36], DENSE, [27, 35, 35], [0.9346581, 1.1520485, 1.2767147]),
     "dgm": ([43.75, 0.0, 98.75], [0, 0, 0], DENSE, [32, 40, 40], [0.8022667, 1.0913926, 1.1870082]),
     "sparcl": ([0.0, 0.0, 90.0], [36, 36, 36], QUARTER, [27, 35, 35], [1.619394, 1.5764962, 1.7727999]),
 }

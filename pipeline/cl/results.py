@@ -29,6 +29,7 @@ class TaskCost:
     steps: int = 0
     samples: int = 0            # rows trained (steps x B: every row forwarded and backwarded)
     removed: int = 0            # SB rows DDR removed
+    forgotten: int = 0          # over DDR's removals: active rows with a forgetting event in the window
     seconds: float = 0.0        # the session's wall time (training + evaluation)
     mean_loss: float = 0.0
 
