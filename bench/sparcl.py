@@ -31,7 +31,8 @@ A run of some settings (``--settings``, ``--runs``) replaces those settings in t
 each with the command that measured it.
 
 Runs go to ``--jobs`` worker processes (one torch thread each). Writes ``bench/results/sparcl.json``
-(rows + every run's raw figures) and the SparCL section of ``bench/RESULTS.md``.
+(rows + every run's raw figures), the SparCL section of ``bench/RESULTS.md`` and its figure
+``bench/results/sparcl_goal.png`` (``sparcl_figure.py``).
 """
 from __future__ import annotations
 
@@ -50,6 +51,7 @@ import torch
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from results_io import BENCH_DIR, write_results_json, write_section
+from sparcl_figure import draw
 from sparcl_report import markdown, method_of, rows_for
 
 SPARSITIES = (0.75, 0.90, 0.95)
@@ -249,13 +251,19 @@ def write(path: Path, command: str, env: str, runs: dict[str, dict[str, list[dic
     all_runs, measured = {s: all_runs[s] for s in order}, {s: measured[s] for s in order}
     rows = [row for setting, named in all_runs.items() for row in rows_for(setting, named)]
     write_results_json("sparcl", command, rows, environment=env, measured=measured, runs=all_runs)
-    write_section("sparcl", markdown(measured, all_runs, SETTINGS))
+    write_section("sparcl", markdown(measured, all_runs, SETTINGS, figure(all_runs)))
     return all_runs
+
+
+def figure(runs: dict[str, dict[str, list[dict]]]) -> str | None:
+    """Draw the goal figure beside the json; its path relative to RESULTS.md, or None when nothing was drawn."""
+    out = draw(runs, SETTINGS, BENCH_DIR / "results")
+    return None if out is None else out.relative_to(BENCH_DIR).as_posix()
 
 
 def render(path: Path) -> None:
     saved = load_saved(path)
-    write_section("sparcl", markdown(saved["measured"], saved["runs"], SETTINGS))
+    write_section("sparcl", markdown(saved["measured"], saved["runs"], SETTINGS, figure(saved["runs"])))
 
 
 def main() -> None:

@@ -15,15 +15,19 @@ def mean_sd(values: list[float]) -> tuple[float, float]:
     return mean, sd
 
 
-def conclusive(mean: float, sd: float, n: int, goal: float) -> tuple[float, bool] | None:
-    """Standard error of a mean over ``n`` seeds and whether the goal is decided by it: the two-sided 95% t
-    interval of the mean (``t_{0.975, n-1}`` x SE) lies wholly on one side of ``goal``. None at one seed."""
-    if n < 2:
-        return None
+def half_width(sd: float, n: int) -> float:
+    """Half the two-sided 95% t interval of a mean over ``n`` >= 2 seeds: ``t_{0.975, n-1}`` x SE."""
     from scipy.stats import t           # scikit-learn's dependency
 
-    se = sd / n ** 0.5
-    return se, bool(abs(mean - goal) > float(t.ppf(0.975, n - 1)) * se)
+    return float(t.ppf(0.975, n - 1)) * sd / n ** 0.5
+
+
+def conclusive(mean: float, sd: float, n: int, goal: float) -> tuple[float, bool] | None:
+    """Standard error of a mean over ``n`` seeds and whether the goal is decided by it: the two-sided 95% t
+    interval of the mean lies wholly on one side of ``goal``. None at one seed."""
+    if n < 2:
+        return None
+    return sd / n ** 0.5, bool(abs(mean - goal) > half_width(sd, n))
 
 
 def method_of(name: str) -> str:
@@ -111,9 +115,14 @@ def verdicts(setting: str, named: dict[str, list[dict]]) -> list[str]:
     return lines
 
 
-def markdown(measured: dict[str, dict[str, list[str]]], runs: dict[str, dict[str, list[dict]]], settings: dict) -> str:
-    """The section; ``measured[setting]`` = the commands and environments of the invocations that ran it, in order."""
+def markdown(measured: dict[str, dict[str, list[str]]], runs: dict[str, dict[str, list[dict]]], settings: dict,
+             figure: str | None = None) -> str:
+    """The section; ``measured[setting]`` = the commands and environments of the invocations that ran it, in order;
+    ``figure`` = the goal figure's path relative to RESULTS.md, if one was drawn."""
     lines = ["## SparCL (`bench/sparcl.py`)", ""]
+    if figure:
+        lines += [f"![SparCL runs: paired class-IL delta against training-FLOPs ratio, and every run of the widest "
+                  f"setting]({figure})", ""]
     for setting, named in runs.items():
         cmds, envs = measured[setting]["command"], measured[setting]["environment"]
         lines += [f"### {settings[setting]['title']}", ""]
@@ -213,7 +222,18 @@ removed rows end up: with `sparcl.ddr_store_removed` (`all-ddrstore`: removed ro
 tier, so later EMs hold easy samples too, as the reference's reservoir holds samples offered before their removal)
 full SparCL costs -1.4 ± 0.5 (SE 0.22, 5 seeds) at 4.60x, paired against full SparCL +0.2 ± 0.7 (+0.6, +0.6, +0.6,
 -0.3, -0.8): no gain beyond the noise, so the point is lost in the task's own training on fewer, harder rows, not in
-the memory it leaves. With ER the same two parts (`ablation-er-0.75-tdm-dgm`, 5 seeds, against dense ER 82.7) cost
+the memory it leaves. Nor in which rows DDR picks: a control that removes the same counts at the same
+epochs but draws the rows at random (`sparcl.ddr_select = "random"`, `all-ddrrandom`, 5 seeds, the same 1070
+steps) costs -1.5 ± 0.9 at 4.77x, paired against full SparCL +0.0 ± 0.5 (-0.3, +0.1, -0.2, +0.8, -0.2). The
+schedule explains it: in 10-epoch tasks the four removals come one epoch apart, each row is seen once per window
+(twice only for the few rows of an epoch's wrapping last step), so hardly any forgetting event can be counted (the
+ddr events' `window` counts, full SparCL seed 0 rerun with them, class-IL 82.12 as stored: 0, 2, 1, 0, 0 forgotten
+rows in the five tasks' four windows together, of 400 rows a task), the score is 0 or +inf and the correct rows go
+by row order, a choice as blind as the draw. With two-epoch windows
+(`all-ddr2w`, `ddr_steps` [0.2, 0.4]: the same 30% in two removals) DDR does see forgetting (122-150 forgotten
+rows per run over the two windows) and costs -1.5 ± 0.6 at 4.73x, paired against full SparCL +0.0 ± 0.5 (-0.5,
++0.8, -0.1, -0.2, +0.1): still no gain. So what DDR costs here is the rows it takes away, not how it picks
+them. With ER the same two parts (`ablation-er-0.75-tdm-dgm`, 5 seeds, against dense ER 82.7) cost
 -0.8 ± 0.9 (SE 0.41; -0.5, -0.9, -1.8, +0.6, -1.4) at 4.09x: the goal met on the mean, not conclusive (-1.9 to
 +0.3). So at the widest width this host trains (the paper's ResNet-18 is nf=64), SparCL at 0.75 meets the 1-point
 goal at >= 4x on the mean without data removal, for DER++ and ER, and DDR costs about a point of class-IL in these
@@ -233,7 +253,8 @@ Checked against `/work/shared/reference/sparcl.md`:
    swaps at epochs 1-8 (drop to s + 0.01, regrow to s, new weights at 0), final drop and freeze at epoch 9
    (the paper's 5..45 of 50); drop score |w| + 0.5 |g_prev| with the previous step's raw gradient; DDR 30%
    in four equal removals at 10-40% of the task, least-forgotten first, never-learned kept, removed rows never
-   replayed nor stored; DGM masks 20% of the surviving weights' gradients (the reference's 80th percentile at
+   replayed nor stored (at one epoch per window the score can only be 0 or +inf: the reference's 50-epoch
+   tasks give each window five epochs, `all-ddr2w` above gives two); DGM masks 20% of the surviving weights' gradients (the reference's 80th percentile at
    0.75), refreshed every 30 steps and right after every TDM update; the same lr for dense and SparCL.
    Removed rows never enter S, so at EM 500 SparCL's task-1 EM holds 280 records (400 x 0.7) where dense holds
    400; from task 2 on both fill all 500 slots.

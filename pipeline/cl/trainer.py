@@ -135,8 +135,10 @@ class HostTrainer:
         losses = self.observers.losses.get(task, [])
         n_train = next(e["n_train"] for e in events if e["type"] == "task_start")
         ddr = [e for e in events if e["type"] == "ddr"]
-        return TaskCost(task=index, train_samples=n_train, steps=len(losses), samples=len(losses) * self.backend.signature.batch_size,
-                        removed=sum(e["removed"] for e in ddr), forgotten=sum(e["window"][1] for e in ddr), seconds=seconds, mean_loss=float(np.mean(losses)) if losses else 0.0)
+        return TaskCost(task=index, train_samples=n_train, steps=len(losses),
+                        samples=len(losses) * self.backend.signature.batch_size,
+                        removed=sum(e["removed"] for e in ddr), forgotten=sum(e["window"][1] for e in ddr),
+                        seconds=seconds, mean_loss=float(np.mean(losses)) if losses else 0.0)
 
 
 def train_host(spec: ExperimentSpec, progress: bool = True, out: str | Path | None = None, **kw) -> CLResult:
