@@ -15,16 +15,16 @@ import matplotlib
 matplotlib.use("Agg", force=False)
 import matplotlib.pyplot as plt  # noqa: E402
 
-from sparcl_report import GOALS, half_width, method_of, paired, sparsity_of  # noqa: E402
+from sparcl_report import GOALS, half_width, method_of, paired, per_seed, sparsity_of  # noqa: E402
 
 COLORS = {"er": "#4C72B0", "derpp": "#DD8452"}
 MARKERS = {0.75: "o", 0.90: "s", 0.95: "^"}
 FILE = "sparcl_goal.png"
 
 
-def panels(runs: dict[str, dict[str, list[dict]]]) -> list[str]:
+def panels(runs: dict[str, dict[str, list[dict]]], settings: dict) -> list[str]:
     """The stored settings drawn: the resnet18_reduced ones, in the bench's order."""
-    return [s for s in runs if "-resnet18_bn-" in s]
+    return [s for s in runs if settings[s]["model"]["kind"] == "resnet18_reduced"]
 
 
 def label(name: str) -> str:
@@ -33,21 +33,21 @@ def label(name: str) -> str:
     return "-".join(parts[3:]) if name.startswith("ablation") else parts[2]
 
 
-def _seed_points(named: dict[str, list[dict]], name: str) -> tuple[list[float], list[float]]:
-    """Each seed's (FLOPs ratio, class-IL delta) against dense of its method and seed."""
-    base = {r["seed"]: r for r in named[f"dense-{method_of(name)}"]}
-    seeds = named[name]
-    return ([base[r["seed"]]["flops"] / r["flops"] for r in seeds],
-            [r["class_il"] - base[r["seed"]]["class_il"] for r in seeds])
+class Run:
+    """One drawn run: its pairings per seed, their means, and the 95% t half-width of the mean delta."""
+
+    def __init__(self, named: dict[str, list[dict]], name: str) -> None:
+        self.name, self.seeds = name, len(named[name])
+        self.points = per_seed(named, name)
+        p = paired(named, name)
+        self.ratio, self.delta = p["ratio"][0], p["delta"][0]
+        self.err = half_width(p["delta"][1], self.seeds) if self.seeds > 1 else 0.0
+        self.colour, self.marker = COLORS[method_of(name)], MARKERS.get(sparsity_of(name), "o")
+        self.ablation = name.startswith("ablation")
 
 
-def _shown(named: dict[str, list[dict]]) -> list[str]:
-    return [n for n in named if not n.startswith("dense") and not n.endswith("structured")]
-
-
-def _interval(named: dict[str, list[dict]], name: str) -> tuple[dict, float]:
-    p, n = paired(named, name), len(named[name])
-    return p, half_width(p["delta"][1], n) if n > 1 else 0.0
+def _runs(named: dict[str, list[dict]]) -> list[Run]:
+    return [Run(named, n) for n in named if not n.startswith("dense") and not n.endswith("structured")]
 
 
 def _scatter(ax, named: dict[str, list[dict]], title: str) -> None:
@@ -56,15 +56,13 @@ def _scatter(ax, named: dict[str, list[dict]], title: str) -> None:
         ax.fill_between([ratio, 40], delta, 3, color=colour, alpha=0.18, lw=0)
         ax.text(ratio * 1.04, 1.55 - 0.45 * (sparsity > 0.8), f"goal {sparsity:.2f}", fontsize=7, color="#2D6A3E")
     ax.axhline(0, color="grey", lw=0.6)
-    for name in _shown(named):
-        (p, err), colour = _interval(named, name), COLORS[method_of(name)]
-        ax.scatter(*_seed_points(named, name), s=8, color=colour, alpha=0.3, lw=0)
-        ablation = name.startswith("ablation")
-        ax.errorbar(p["ratio"][0], p["delta"][0], yerr=err, fmt=MARKERS.get(sparsity_of(name), "o"), color=colour,
-                    ms=4 if ablation else 6, mfc="white" if ablation else colour, capsize=2, lw=0.8)
-        if not ablation:
-            ax.annotate(f"{label(name)} ({len(named[name])})", (p["ratio"][0], p["delta"][0]), xytext=(5, 2),
-                        textcoords="offset points", fontsize=6, color=colour)
+    for r in _runs(named):
+        ax.scatter(r.points["ratio"], r.points["delta"], s=8, color=r.colour, alpha=0.3, lw=0)
+        ax.errorbar(r.ratio, r.delta, yerr=r.err, fmt=r.marker, color=r.colour, ms=4 if r.ablation else 6,
+                    mfc="white" if r.ablation else r.colour, capsize=2, lw=0.8)
+        if not r.ablation:
+            ax.annotate(f"{label(r.name)} ({r.seeds})", (r.ratio, r.delta), xytext=(5, 2), textcoords="offset points",
+                        fontsize=6, color=r.colour)
     ax.set_xscale("log", base=2)
     ax.set_xticks([1, 2, 4, 8, 16], labels=["1x", "2x", "4x", "8x", "16x"])
     ax.set_xlim(0.9, 24)
@@ -77,20 +75,17 @@ def _scatter(ax, named: dict[str, list[dict]], title: str) -> None:
 
 def _forest(ax, named: dict[str, list[dict]], title: str) -> None:
     """One row per run, by FLOPs ratio: its delta's mean, 95% t interval and seeds, the goals' delta lines."""
-    names = sorted(_shown(named), key=lambda n: paired(named, n)["ratio"][0])
-    for y, name in enumerate(names):
-        (p, err), colour = _interval(named, name), COLORS[method_of(name)]
-        ax.scatter(_seed_points(named, name)[1], [y] * len(named[name]), s=9, color=colour, alpha=0.35, lw=0)
-        ablation = name.startswith("ablation")
-        ax.errorbar(p["delta"][0], y, xerr=err, fmt=MARKERS.get(sparsity_of(name), "o"), color=colour, ms=5,
-                    mfc="white" if ablation else colour, capsize=2, lw=0.9)
+    runs = sorted(_runs(named), key=lambda r: r.ratio)
+    for y, r in enumerate(runs):
+        ax.scatter(r.points["delta"], [y] * r.seeds, s=9, color=r.colour, alpha=0.35, lw=0)
+        ax.errorbar(r.delta, y, xerr=r.err, fmt=r.marker, color=r.colour, ms=5, mfc="white" if r.ablation else r.colour,
+                    capsize=2, lw=0.9)
     for sparsity, (ratio, delta) in GOALS.items():
         ax.axvline(delta, color="#2D6A3E", lw=0.8, ls="--")
-        ax.text(delta, len(names) - 0.4, f" goal {sparsity:.2f} (>= {ratio:g}x)", fontsize=7, color="#2D6A3E")
+        ax.text(delta, len(runs) - 0.4, f" goal {sparsity:.2f} (>= {ratio:g}x)", fontsize=7, color="#2D6A3E")
     ax.axvline(0, color="grey", lw=0.6)
-    ax.set_yticks(range(len(names)),
-                  labels=[f"{n} ({len(named[n])}, {paired(named, n)['ratio'][0]:.2f}x)" for n in names], fontsize=7)
-    ax.set_ylim(-0.6, len(names) + 0.2)
+    ax.set_yticks(range(len(runs)), labels=[f"{r.name} ({r.seeds}, {r.ratio:.2f}x)" for r in runs], fontsize=7)
+    ax.set_ylim(-0.6, len(runs) + 0.2)
     ax.set_title(title, fontsize=9)
     ax.set_xlabel("class-IL delta vs dense, points (paired by seed)", fontsize=8)
     ax.tick_params(axis="x", labelsize=7)
@@ -104,7 +99,7 @@ def _title(settings: dict, setting: str) -> str:
 def draw(runs: dict[str, dict[str, list[dict]]], settings: dict, out_dir: Path) -> Path | None:
     """Write the figure to ``out_dir / FILE``: the settings' scatter panels, and the widest setting's runs
     row by row (the labels a scatter cannot fit). None, and no file, without a resnet18_reduced setting."""
-    shown = panels(runs)
+    shown = panels(runs, settings)
     if not shown:
         return None
     widest = max(shown, key=lambda s: (settings[s]["model"]["width"], -settings[s]["epochs"]))

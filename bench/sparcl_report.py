@@ -42,18 +42,23 @@ def goal_of(name: str) -> tuple[float, float] | None:
     return GOALS.get(sparsity_of(name)) if name.startswith("sparcl") and not name.endswith("structured") else None
 
 
-def paired(named: dict[str, list[dict]], name: str) -> dict[str, tuple[float, float]]:
-    """Mean and sd over seeds of the run's figures and, against the dense run of its method and seed, of the
-    class-IL / task-IL deltas and the FLOPs ratio."""
-    runs = named[name]
+def per_seed(named: dict[str, list[dict]], name: str) -> dict[str, list[float]]:
+    """Each seed's class-IL / task-IL delta and FLOPs ratio against the dense run of its method and seed."""
     base = {r["seed"]: r for r in named[f"dense-{method_of(name)}"]}
+    runs = named[name]
+    return {"delta": [r["class_il"] - base[r["seed"]]["class_il"] for r in runs],
+            "task_delta": [r["task_il"] - base[r["seed"]]["task_il"] for r in runs],
+            "ratio": [base[r["seed"]]["flops"] / r["flops"] for r in runs]}
+
+
+def paired(named: dict[str, list[dict]], name: str) -> dict[str, tuple[float, float]]:
+    """Mean and sd over seeds of the run's figures and, for a non-dense run, of its ``per_seed`` pairings."""
+    runs = named[name]
     out = {k: mean_sd([r[k] for r in runs]) for k in ("class_il", "task_il", "flops", "wall_s", "steps")}
     if "step_ratio" in runs[0]:
         out["step_ratio"] = mean_sd([r["step_ratio"] for r in runs])
     if not name.startswith("dense"):
-        out["delta"] = mean_sd([r["class_il"] - base[r["seed"]]["class_il"] for r in runs])
-        out["task_delta"] = mean_sd([r["task_il"] - base[r["seed"]]["task_il"] for r in runs])
-        out["ratio"] = mean_sd([base[r["seed"]]["flops"] / r["flops"] for r in runs])
+        out.update({k: mean_sd(v) for k, v in per_seed(named, name).items()})
     return out
 
 
@@ -228,8 +233,8 @@ steps) costs -1.5 ± 0.9 at 4.77x, paired against full SparCL +0.0 ± 0.5 (-0.3,
 schedule explains it: in 10-epoch tasks the four removals come one epoch apart, each row is seen once per window
 (twice only for the few rows of an epoch's wrapping last step), so hardly any forgetting event can be counted (the
 ddr events' `window` counts, full SparCL seed 0 rerun with them, class-IL 82.12 as stored: 0, 2, 1, 0, 0 forgotten
-rows in the five tasks' four windows together, of 400 rows a task), the score is 0 or +inf and the correct rows go
-by row order, a choice as blind as the draw. With two-epoch windows
+rows in the five tasks' four windows together, of 400 rows a task), the score is almost only 0 or +inf and the
+correct rows go by row order, a choice as blind as the draw. With two-epoch windows
 (`all-ddr2w`, `ddr_steps` [0.2, 0.4]: the same 30% in two removals) DDR does see forgetting (122-150 forgotten
 rows per run over the two windows) and costs -1.5 ± 0.6 at 4.73x, paired against full SparCL +0.0 ± 0.5 (-0.5,
 +0.8, -0.1, -0.2, +0.1): still no gain. So what DDR costs here is the rows it takes away, not how it picks
@@ -253,7 +258,7 @@ Checked against `/work/shared/reference/sparcl.md`:
    swaps at epochs 1-8 (drop to s + 0.01, regrow to s, new weights at 0), final drop and freeze at epoch 9
    (the paper's 5..45 of 50); drop score |w| + 0.5 |g_prev| with the previous step's raw gradient; DDR 30%
    in four equal removals at 10-40% of the task, least-forgotten first, never-learned kept, removed rows never
-   replayed nor stored (at one epoch per window the score can only be 0 or +inf: the reference's 50-epoch
+   replayed nor stored (at one epoch per window the score is almost only 0 or +inf: the reference's 50-epoch
    tasks give each window five epochs, `all-ddr2w` above gives two); DGM masks 20% of the surviving weights' gradients (the reference's 80th percentile at
    0.75), refreshed every 30 steps and right after every TDM update; the same lr for dense and SparCL.
    Removed rows never enter S, so at EM 500 SparCL's task-1 EM holds 280 records (400 x 0.7) where dense holds
