@@ -71,8 +71,8 @@ def test_cli_install_and_unknown_services_fail_clearly(device: AndroidDevice, tm
     r = _adb(device, "install", str(apk))
     assert r.returncode != 0 and b"no package manager" in r.stdout + r.stderr, r
     assert NO_PACKAGE_MANAGER.encode() in r.stdout + r.stderr
-    r = _adb(device, "root")
-    assert b"FAIL" in r.stdout and b"'root:' is not provided by the edgecl virtual phone" in r.stdout
+    r = _adb(device, "remount")
+    assert b"FAIL" in r.stdout + r.stderr and b"'remount:' is not provided by the edgecl virtual phone" in r.stdout + r.stderr
 
 
 def _adb_shell_device(device: AndroidDevice):

@@ -18,10 +18,11 @@ from android_harness.profile import infer_convention, parse_getprop, parse_memin
 from android_harness.shell_quote import join
 from android_harness.rail_parse import parse_power_stats
 from android_harness.vphone.auth import AdbPublicKey, parse_public_key
-from android_harness.vphone.home import create_home
+from android_harness.vphone.home import create_home, props_for
 from android_harness.vphone.power import BatteryModel, CpuMeter, read_ctl
 from android_harness.vphone.presets import PRESETS, get_preset
 from android_harness.vphone.sandbox import Sandbox
+from android_harness.vphone.system_services import SystemServices
 from pipeline.errors import ConfigError, DeviceError
 
 NASTY = ["a b", "$(echo pwned)", "`echo pwned`", "x'y\"z", "new\nline", "*", "-rf", "; echo pwned", "\\", ""]
@@ -140,6 +141,8 @@ def test_phone_commands_in_the_sandbox(tmp_path: Path) -> None:
     model.publish_rails()
     box = Sandbox.boot(home, preset)
     try:
+        SystemServices(box.init_pid, home.run, props_for(preset, "t")).publish(home.svc)
+
         def run(cmd: str) -> subprocess.CompletedProcess:
             return subprocess.run(box.shell_argv(cmd), env=box.shell_env(), capture_output=True, text=True, timeout=30)
 

@@ -1,5 +1,5 @@
-"""The Android commands of a vphone's ``/system/bin`` that toybox does not have: ``getprop``,
-``dumpsys``, ``cmd``, ``pm`` and ``reboot``, as mksh scripts using only shell builtins, toybox and
+"""The Android commands of a vphone's ``/system/bin`` that toybox does not have: ``dumpsys``,
+``cmd``, ``pm`` and ``reboot``, as mksh scripts using only shell builtins, toybox and
 (for the PowerStats ``delta`` form) awk; ``sha256sum`` over OpenSSL's hardware SHA-256 (rootfs.py
 says why); and, on a preset whose ABI is not the host's, ``uname``/``arch`` naming the phone's machine.
 
@@ -17,18 +17,6 @@ SVC_DIR = "/dev/socket/edgecl_vphone"
 POWER_STATS_SERVICE = "android.hardware.power.stats.IPowerStats/default"
 NO_PACKAGE_MANAGER = ("Failure [INSTALL_FAILED_INTERNAL_ERROR: the edgecl virtual phone has no package manager; "
                       "APKs cannot be installed (push a native binary to /data/local/tmp instead)]")
-
-GETPROP = r"""#!/system/bin/sh
-# getprop [NAME [DEFAULT]] -- edgecl vphone: the properties written at boot to /system/etc/prop.list
-L=/system/etc/prop.list
-[ $# -eq 0 ] && exec cat "$L"
-while IFS= read -r line; do
-  case $line in
-    "[$1]: ["*) v=${line#"[$1]: ["}; echo "${v%]}"; exit 0 ;;
-  esac
-done < "$L"
-echo "${2-}"
-"""
 
 DUMPSYS = r"""#!/system/bin/sh
 # dumpsys battery [unplug|reset|set KEY VALUE|get KEY] | dumpsys -l | dumpsys SERVICE [delta]  (edgecl vphone)
@@ -236,5 +224,5 @@ def _fill(text: str) -> str:
 
 
 TOOLS: dict[str, str] = {name: _fill(text) for name, text in
-                         (("getprop", GETPROP), ("dumpsys", DUMPSYS), ("cmd", CMD), ("pm", PM), ("reboot", REBOOT),
+                         (("dumpsys", DUMPSYS), ("cmd", CMD), ("pm", PM), ("reboot", REBOOT),
                           ("sha256sum", SHA256SUM))}

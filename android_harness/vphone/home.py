@@ -32,7 +32,9 @@ ADB_KEYS = "/data/misc/adb/adb_keys"
 # (path under <home>/data, uid, gid, mode) as on a phone; the shell may write only its own folders
 DATA_DIRS = (("", SYSTEM_UID, SYSTEM_UID, 0o771), ("local", 0, 0, 0o751), ("local/tmp", SHELL_UID, SHELL_UID, 0o771),
              ("misc", SYSTEM_UID, SYSTEM_UID, 0o1771), ("misc/adb", SYSTEM_UID, SYSTEM_UID, 0o2750),
-             ("media", SYSTEM_UID, SYSTEM_UID, 0o771), ("media/0", SHELL_UID, SHELL_UID, 0o771))
+             ("media", SYSTEM_UID, SYSTEM_UID, 0o771), ("media/0", SHELL_UID, SHELL_UID, 0o771),
+             ("user_de", SYSTEM_UID, SYSTEM_UID, 0o711), ("user_de/0", SYSTEM_UID, SYSTEM_UID, 0o771),
+             ("user_de/0/com.android.shell", SHELL_UID, SHELL_UID, 0o700))
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,10 @@ def props_for(preset: PhonePreset, serial: str, boot: int = 1) -> dict[str, str]
         "ro.product.cpu.abilist": preset.abi,
         "ro.build.fingerprint": f"edgecl/{preset.product}/{preset.device}:vphone/{preset.name}/sdk{preset.sdk}:user/simulated",
         "ro.build.type": "user",
+        "ro.build.id": f"EDGECL.SDK{preset.sdk}",
+        "ro.build.product": preset.device,
+        "ro.build.characteristics": "nosdcard",
+        "ro.hardware": preset.device,
         "ro.debuggable": "0",
         "ro.serialno": serial,
         "sys.boot_completed": "1",

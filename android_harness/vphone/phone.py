@@ -24,6 +24,7 @@ from android_harness.vphone.power import BatteryModel, CpuMeter, run_power_model
 from android_harness.vphone.presets import PhonePreset
 from android_harness.vphone.sandbox import Sandbox
 from android_harness.vphone.services import VphoneContext
+from android_harness.vphone.system_services import SystemServices
 
 log = logging.getLogger(__name__)
 REBOOT_S = 1.0
@@ -45,6 +46,7 @@ class Phone:
     sandbox: Sandbox | None = None
     boots: int = 0
     _power: asyncio.Task | None = None
+    system: SystemServices | None = None
     _powerctl_fd: int | None = None
     _rebooting: asyncio.Task | None = None
 
@@ -57,6 +59,8 @@ class Phone:
         """On the event loop's (main) thread: the sandbox dies with this thread (--die-with-parent)."""
         self.home = create_home(self.home_dir, self.preset, self.serial, self.host_key, boot=self.boots + 1)
         self.sandbox = Sandbox.boot(self.home, self.preset)
+        self.system = SystemServices(self.sandbox.init_pid, self.home.run, props_for(self.preset, self.serial, self.boots + 1))
+        self.system.start(self.home.svc)
         model = BatteryModel(self.preset, self.home, seed=self.seed + self.boots)
         self._power = asyncio.ensure_future(run_power_model(model, CpuMeter(self.sandbox.contains),
                                                             self.preset.gauge_period_s))
@@ -98,6 +102,9 @@ class Phone:
         if self._power is not None:
             self._power.cancel()
             self._power = None
+        if self.system is not None:
+            self.system.stop()
+            self.system = None
         if self.sandbox is not None:
             self.sandbox.kill()
             self.sandbox = None

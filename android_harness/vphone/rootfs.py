@@ -24,6 +24,7 @@ from pathlib import Path
 
 from android_harness.vphone.device_tools import TOOLS, machine_tools
 from android_harness.vphone.presets import ABIS, PhonePreset
+from android_harness.vphone.stock_tools import STOCK_TOOLS
 
 TOYBOX = Path("/usr/bin/toybox")
 BUSYBOX = Path("/usr/bin/busybox")
@@ -128,9 +129,11 @@ def build_system(root: Path, preset: PhonePreset, props: dict[str, str]) -> Path
         (system / d).mkdir(parents=True)
     multicall = "toybox" if preset.toolbox == "toybox" else "busybox"
     applets = _install_toybox(system) if preset.toolbox == "toybox" else _install_busybox(system)
+    if preset.toolbox != "toybox":
+        _install_toybox(system)                        # its nc -U: the stock commands' way to the daemons
     bin_dir = system / "bin"
     for name in applets:
-        if name not in TOOLS or name == "sha256sum":
+        if name not in TOOLS and name not in STOCK_TOOLS or name == "sha256sum":
             os.symlink(multicall, bin_dir / name)
     if preset.toolbox == "toybox" and BUSYBOX.exists():
         extras = [a for a in ANDROID_EXTRAS if a not in applets and a in _applets(BUSYBOX, toybox=False)]
@@ -139,7 +142,7 @@ def build_system(root: Path, preset: PhonePreset, props: dict[str, str]) -> Path
             for name in extras:
                 os.symlink("busybox", bin_dir / name)
     shutil.copy2(_need(MKSH, "mksh"), bin_dir / "sh")
-    tools = dict(TOOLS)
+    tools = {**TOOLS, **STOCK_TOOLS}
     if ABIS[preset.abi] != platform.machine():
         tools.update(machine_tools(multicall, ABIS[preset.abi]))
     for name, text in tools.items():
@@ -151,7 +154,6 @@ def build_system(root: Path, preset: PhonePreset, props: dict[str, str]) -> Path
         path.write_text(text)
         path.chmod(0o755)
     etc = system / "etc"
-    (etc / "prop.list").write_text("".join(f"[{k}]: [{props[k]}]\n" for k in sorted(props)))
     (etc / "passwd").write_text(PASSWD)
     (etc / "group").write_text(GROUP)
     (system / "build.prop").write_text("".join(f"{k}={v}\n" for k, v in sorted(props.items()) if k.startswith("ro.")))

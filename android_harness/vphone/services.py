@@ -1,18 +1,25 @@
 """The device services behind OPEN: ``shell:``/``shell,v2:``, ``exec:``, ``sync:``, ``tcp:``,
-``localabstract:``/``localfilesystem:`` and ``reboot:``; any other name gets a ``FAIL`` reply.
+``localabstract:``/``localfilesystem:``, ``reboot:`` and ``root:``/``unroot:`` (answered as a user
+build's adbd answers); any other name gets a ``FAIL`` reply.
 
 Shells are ``sh -c`` inside the phone's sandbox (sandbox.py) as uid 2000, cwd ``/``, with the
-environment adbd gives them; ``exec:`` merges stderr into stdout as adbd does. Forwards connect
-inside the phone's own network namespace, sync works in the phone's filesystem as the shell user.
+environment adbd gives them; ``exec:`` merges stderr into stdout as adbd does. A shell gets a PTY
+of the phone's own devpts when the client asks (``pty``, ``adb shell -t``) or runs no command, as
+adbd decides: one terminal for input and output, window-size frames applied, the exit code framed
+under v2. Forwards connect inside the phone's own network namespace, sync works in the phone's
+filesystem as the shell user.
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import os
+import re
 import signal
 import socket
 import struct
+import termios
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Awaitable, Callable
 
@@ -27,6 +34,9 @@ PIPE_GRACE_S = 0.5        # after the shell exits, how long background holders m
 READ_CHUNK = 64 * 1024
 ID_STDIN, ID_STDOUT, ID_STDERR, ID_EXIT, ID_CLOSE_STDIN, ID_WINDOW = range(6)
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+TIOCGPTPEER = 0x5441                 # _IO('T', 0x41)
+TIOCSPTLCK = 0x40045431              # _IOW('T', 0x31, int)
+ROOT_REPLIES = {"root": "adbd cannot run as root in production builds\n", "unroot": "adbd not running as root\n"}
 
 
 @dataclass(frozen=True)
@@ -48,6 +58,10 @@ async def open_service(name: str, ctx: VphoneContext) -> Handler | None:
         args = head.split(",")
         if args[0] != "shell" or not sep:
             return None
+        pty = "pty" in args[1:] or (not cmd and "raw" not in args[1:])
+        term = next((a[5:] for a in args[1:] if a.startswith("TERM=")), "dumb")
+        if pty:
+            return lambda s: run_pty_shell(s, ctx, cmd, v2="v2" in args[1:], term=term)
         return lambda s: run_shell(s, ctx, cmd, v2="v2" in args[1:])
     if name.startswith("exec:"):
         return lambda s: run_exec(s, ctx, name[5:])
@@ -59,16 +73,18 @@ async def open_service(name: str, ctx: VphoneContext) -> Handler | None:
         return await open_local(name, ctx)
     if name == "reboot:" or name.startswith("reboot:"):
         return lambda s: run_reboot(s, ctx, name[7:])
+    if name.rstrip(":") in ROOT_REPLIES:
+        return lambda s: s.write(ROOT_REPLIES[name.rstrip(":")].encode())
     if not name:
         return None
     return lambda s: s.write(fail_reply(f"service '{name}' is not provided by the edgecl virtual phone "
-                                        f"(a user build without root, remount, abb, jdwp, reverse or APK install)"))
+                                        f"(a user build without remount, abb, jdwp, reverse or APK install)"))
 
 
 async def _spawn(ctx: VphoneContext, cmd: str, merge_stderr: bool,
-                 drop_stderr: bool = False) -> asyncio.subprocess.Process:
+                 drop_stderr: bool = False, tty: int | None = None) -> asyncio.subprocess.Process:
     """Start ``sh -c cmd``; a cancellation (host CLSE) that lands mid-start still reaps it."""
-    start = asyncio.ensure_future(_start_process(ctx, cmd, merge_stderr, drop_stderr))
+    start = asyncio.ensure_future(_start_process(ctx, cmd, merge_stderr, drop_stderr, tty))
     try:
         return await asyncio.shield(start)
     except asyncio.CancelledError:
@@ -80,8 +96,12 @@ async def _spawn(ctx: VphoneContext, cmd: str, merge_stderr: bool,
 
 
 async def _start_process(ctx: VphoneContext, cmd: str, merge_stderr: bool,
-                         drop_stderr: bool) -> asyncio.subprocess.Process:
+                         drop_stderr: bool, tty: int | None) -> asyncio.subprocess.Process:
     box = ctx.phone.sandbox
+    if tty is not None:                     # the terminal is all three, and the session's controlling tty
+        return await asyncio.create_subprocess_exec(
+            *box.shell_argv(cmd), stdin=tty, stdout=tty, stderr=tty, cwd="/", env=box.shell_env(),
+            start_new_session=True, preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
     stderr = asyncio.subprocess.STDOUT if merge_stderr else (
         asyncio.subprocess.DEVNULL if drop_stderr else asyncio.subprocess.PIPE)
     return await asyncio.create_subprocess_exec(
@@ -195,6 +215,109 @@ async def run_shell(stream: Stream, ctx: VphoneContext, cmd: str, v2: bool) -> N
                                    _pump_out(proc.stderr, framed(ID_STDERR), progress)],
                             progress, _feed_stdin_v2(stream, proc))
     await stream.write(struct.pack("<BIB", ID_EXIT, 1, rc & 0xFF))
+
+
+def _open_phone_pty() -> tuple[int, int]:
+    """Runs on a phone thread: a master of the phone's own devpts (so ``tty`` names ``/dev/pts/N``
+    inside the phone) and its unlocked slave."""
+    master = os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY | os.O_CLOEXEC)
+    try:
+        fcntl.ioctl(master, TIOCSPTLCK, struct.pack("i", 0))
+        slave = fcntl.ioctl(master, TIOCGPTPEER, os.O_RDWR | os.O_NOCTTY)
+        return master, slave
+    except BaseException:
+        os.close(master)
+        raise
+
+
+def _set_window(master: int, spec: bytes) -> None:
+    """adbd's window-size frame: ``ROWSxCOLS,XPIXELxYPIXEL``."""
+    m = re.match(rb"(\d+)x(\d+),(\d+)x(\d+)", spec)
+    if m:
+        rows, cols, xpix, ypix = (int(g) & 0xFFFF for g in m.groups())
+        with contextlib.suppress(OSError):
+            fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, xpix, ypix))
+
+
+async def _pump_pty(master: int, emit: Callable[[bytes], Awaitable[None]], progress: PumpProgress) -> None:
+    loop = asyncio.get_running_loop()
+    while True:
+        readable = loop.create_future()
+        loop.add_reader(master, lambda: readable.done() or readable.set_result(None))
+        try:
+            await readable
+        finally:
+            loop.remove_reader(master)
+        try:
+            chunk = os.read(master, READ_CHUNK)
+        except BlockingIOError:
+            continue
+        except OSError:                      # EIO: every holder of the terminal is gone
+            return
+        if not chunk:
+            return
+        progress.moved += 1
+        progress.writing += 1
+        try:
+            await emit(chunk)
+        finally:
+            progress.writing -= 1
+
+
+async def _feed_pty(stream: Stream, master: int, v2: bool) -> None:
+    """Input to the terminal (a PTY cannot close only its input: close-stdin is ignored, as adbd does)."""
+    loop = asyncio.get_running_loop()
+
+    async def put(data: bytes) -> None:
+        while data:
+            try:
+                data = data[os.write(master, data):]
+            except BlockingIOError:
+                ready = loop.create_future()
+                loop.add_writer(master, lambda: ready.done() or ready.set_result(None))
+                try:
+                    await ready
+                finally:
+                    loop.remove_writer(master)
+
+    with contextlib.suppress(ConnectionError, EOFError, OSError):
+        if not v2:
+            while data := await stream.read():
+                await put(data)
+            return
+        reader = ByteReader(stream)
+        while True:
+            kind, length = struct.unpack("<BI", await reader.exactly(5))
+            data = await reader.exactly(length) if length else b""
+            if kind == ID_STDIN:
+                await put(data)
+            elif kind == ID_WINDOW:
+                _set_window(master, data)
+
+
+async def run_pty_shell(stream: Stream, ctx: VphoneContext, cmd: str, v2: bool, term: str) -> None:
+    master, slave = await asyncio.get_running_loop().run_in_executor(ctx.phone.sandbox.io, _open_phone_pty)
+    try:
+        os.set_blocking(master, False)
+        proc = await _spawn(ctx, _with_term(cmd, term), merge_stderr=True, tty=slave)
+        os.close(slave)
+        slave = -1
+        progress = PumpProgress()
+        emit = (lambda data: stream.write(struct.pack("<BI", ID_STDOUT, len(data)) + data)) if v2 else stream.write
+        rc = await _run_process(proc, [_pump_pty(master, emit, progress)], progress, _feed_pty(stream, master, v2))
+        if v2:
+            await stream.write(struct.pack("<BIB", ID_EXIT, 1, rc & 0xFF))
+    finally:
+        if slave >= 0:
+            os.close(slave)
+        os.close(master)
+
+
+def _with_term(cmd: str, term: str) -> str:
+    """adbd sets ``$TERM`` from the client's ``TERM=`` argument."""
+    if not re.fullmatch(r"[A-Za-z0-9._+-]{1,64}", term):
+        term = "dumb"
+    return f"export TERM={term}; exec /system/bin/sh" if not cmd else f"export TERM={term}; {cmd}"
 
 
 async def run_exec(stream: Stream, ctx: VphoneContext, cmd: str) -> None:
