@@ -337,7 +337,7 @@ class LogcatReader:
         for _seq, e in items:
             if self.done:
                 break
-            if e.buffer != self.last_buffer and self.req.format != "raw":
+            if e.buffer != self.last_buffer:
                 if e.buffer not in self.started or self.req.dividers:
                     word = "switch to" if e.buffer in self.started else "beginning of"
                     out.append(f"--------- {word} {e.buffer}\n")
