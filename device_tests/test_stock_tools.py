@@ -57,6 +57,8 @@ def test_logcat_clear_dump_formats_buffers_filters(device: AndroidDevice) -> Non
     assert _adb(device, "logcat", "-v", "fancy", "-d").stderr == 'logcat: Invalid parameter "fancy" to -v.\n'
     sizes = _adb(device, "logcat", "-g").stdout
     assert re.match(r"main: ring buffer is 256 KiB \(\d+ B consumed", sizes) and "system:" in sizes
+    pid = device.shell("log -t EdgeclPid mine & echo $!; wait").stdout.strip()     # the log process's own pid
+    assert _adb(device, "logcat", "-d", "-v", "raw", f"--pid={pid}").stdout == "--------- beginning of main\nmine\n"
     assert _adb(device, "logcat", "-b", "main", "-c").returncode == 0
     assert _adb(device, "logcat", "-d", "-v", "raw").stdout == "--------- beginning of system\nsys\n"
 

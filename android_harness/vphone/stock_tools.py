@@ -36,9 +36,9 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ $# -gt 0 ]; then
-  printf '%s\0' "$b" "$p" "$t" "$*" | ask logdw
+  printf '%s\0' $$ "$b" "$p" "$t" "$*" | ask logdw
 else
-  while IFS= read -r line; do printf '%s\0' "$b" "$p" "$t" "$line" | ask logdw || exit 1; done
+  while IFS= read -r line; do printf '%s\0' $$ "$b" "$p" "$t" "$line" | ask logdw || exit 1; done
 fi
 """
 

@@ -156,11 +156,16 @@ class SystemServices:
 
     # logd -------------------------------------------------------------------------------------
     async def _on_logdw(self, data: bytes, pid: int, uid: int, writer: asyncio.StreamWriter) -> None:
-        """``log``: fields buffer, priority (2-7), tag, message; the pid is the writer's (nc's parent)."""
-        fields = data.decode("utf-8", "replace").removesuffix("\0").split("\0", 3)
-        if len(fields) != 4 or fields[0] not in self.logd.rings or not fields[1].isdigit() or not 2 <= int(fields[1]) <= 7:
+        """``log``: fields pid, buffer, priority (2-7), tag, message. The pid is the ``log`` process's
+        when it is an ancestor of the connecting ``nc`` (checked, not trusted), else nc's parent's."""
+        fields = data.decode("utf-8", "replace").removesuffix("\0").split("\0", 4)
+        if (len(fields) != 5 or fields[1] not in self.logd.rings or not fields[2].isdigit()
+                or not 2 <= int(fields[2]) <= 7):
             raise ServiceError("log: bad request")
-        self.logd.write(fields[0], int(fields[1]), fields[2], fields[3].rstrip("\n"), _phone_pid(_parent(pid)), uid)
+        ancestors = _phone_ancestors(pid)
+        claimed = int(fields[0]) if fields[0].isdigit() else -1
+        writer_pid = claimed if claimed in ancestors else (ancestors[1] if len(ancestors) > 1 else 0)
+        self.logd.write(fields[1], int(fields[2]), fields[3], fields[4].rstrip("\n"), writer_pid, uid)
         writer.write(b"0\n")
 
     async def _on_logdr(self, data: bytes, pid: int, uid: int, writer: asyncio.StreamWriter) -> None:
@@ -289,14 +294,21 @@ def default_settings(props: dict[str, str]) -> dict[str, dict[str, str]]:
             "system": {"screen_brightness": "102", "screen_brightness_mode": "1", "screen_off_timeout": "60000"}}
 
 
-def _parent(pid: int) -> int:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("PPid:"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return pid
+def _phone_ancestors(pid: int, depth: int = 4) -> list[int]:
+    """``pid`` and its parents (host pids), as the phone's pid namespace numbers them."""
+    out = []
+    for _ in range(depth):
+        try:
+            status = Path(f"/proc/{pid}/status").read_text().splitlines()
+        except OSError:
+            break
+        fields = dict(line.split(":", 1) for line in status if ":" in line)
+        nspid = fields.get("NSpid", "").split()
+        if not nspid or len(nspid) < 2:              # left the phone's pid namespace
+            break
+        out.append(int(nspid[-1]))
+        pid = int(fields.get("PPid", "0").split()[0] or 0)
+    return out
 
 
 def _phone_pid(pid: int) -> int:
