@@ -96,6 +96,16 @@ def test_setprop_getprop_round_trip_and_user_build_limits(device: AndroidDevice)
     assert r.exit_code == 1 and "too long" in r.stderr
 
 
+def test_the_daemons_bound_what_a_phone_process_sends(device: AndroidDevice) -> None:
+    """An oversized request is refused; a client that never finishes its request holds no one up."""
+    big = device.shell("head -c 70000 /dev/zero | toybox nc -U /dev/socket/property_service")
+    assert big.stdout == "1 request over 65536 bytes\n"
+    device.shell("for i in 1 2 3; do setsid sh -c 'sleep 30 | toybox nc -U /dev/socket/logdw' "
+                 "</dev/null >/dev/null 2>&1 & done")
+    assert device.shell("setprop debug.edgecl.y 1; getprop debug.edgecl.y; log -t EdgeclBusy ok").stdout == "1\n"
+    assert "EdgeclBusy: ok" in _adb(device, "logcat", "-d").stdout
+
+
 def test_settings_am_service_input(device: AndroidDevice) -> None:
     assert device.shell("settings put global edgecl_k 7; settings get global edgecl_k").stdout == "7\n"
     assert "edgecl_k=7" in device.shell("settings list global").stdout.splitlines()

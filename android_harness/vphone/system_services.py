@@ -5,8 +5,8 @@ Each is a Unix socket the vphone binds inside the phone's ``/dev/socket`` (a tmp
 phone's root may write, reached through ``/proc/<init>/root``, so no path there is the shell's).
 A client (a phone command, over toybox ``nc -U``) sends NUL-separated fields and half-closes; the
 reply starts with a status line, ``0`` or ``1 <message>``, then the output. The peer's uid comes
-from ``SO_PEERCRED``, never from the request. Requests are size-bounded and the number of clients
-is capped, so no phone process can grow the vphone or stall it.
+from ``SO_PEERCRED``, never from the request. Requests are bounded in size and time and the
+number of clients is capped, so no phone process can grow the vphone or stall it.
 
 Properties: the boot's read-only set plus what ``setprop`` changed, published to
 ``/dev/__properties__/props`` (the phone's ``getprop`` reads it) on every change; ``persist.*``
@@ -35,7 +35,9 @@ from android_harness.vphone.logd import Logd, LogcatError, LogcatReader, parse_l
 SOCKETS = {"logdw": 0o222, "logdr": 0o666, "property_service": 0o666, "dumpstate": 0o666}
 MAX_REQUEST = 64 * 1024
 MAX_REPORT = 32 * 1024 * 1024
-MAX_CLIENTS = 64
+MAX_CLIENTS = 64                     # at a time, over all the sockets
+REQUEST_TIMEOUT_S = 30.0             # a client that never half-closes does not hold its slot
+REPORT_TIMEOUT_S = 600.0             # dumpstate streams its sections while it gathers them
 PROP_NAME = re.compile(r"[A-Za-z0-9_@:-]+(\.[A-Za-z0-9_@:-]+)*")
 PROP_VALUE_MAX = 92
 SHELL_SETTABLE = ("debug.", "persist.debug.", "log.tag.", "persist.log.tag.", "vendor.debug.")
@@ -137,12 +139,13 @@ class SystemServices:
         try:
             sock = writer.get_extra_info("socket")
             pid, uid, _gid = struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))
-            limit = MAX_REPORT if handler == self._on_dumpstate else MAX_REQUEST
-            data = await reader.read(limit + 1)
-            while len(data) <= limit and (chunk := await reader.read(limit + 1 - len(data))):
-                data += chunk
-            if len(data) > limit:
-                raise ServiceError(f"request over {limit} bytes")
+            report = handler == self._on_dumpstate
+            limit = MAX_REPORT if report else MAX_REQUEST
+            try:
+                data = await asyncio.wait_for(_read_request(reader, limit),
+                                              REPORT_TIMEOUT_S if report else REQUEST_TIMEOUT_S)
+            except asyncio.TimeoutError:
+                raise ServiceError("the request was not finished in time") from None
             await handler(data, pid, uid, writer)
         except ServiceError as e:
             writer.write(f"1 {e}\n".encode())
@@ -292,6 +295,16 @@ def default_settings(props: dict[str, str]) -> dict[str, dict[str, str]]:
                        "package_verifier_enable": "1", "wifi_on": "0"},
             "secure": {"android_id": android_id, "location_mode": "0", "user_setup_complete": "1"},
             "system": {"screen_brightness": "102", "screen_brightness_mode": "1", "screen_off_timeout": "60000"}}
+
+
+async def _read_request(reader: asyncio.StreamReader, limit: int) -> bytes:
+    """Everything up to the client's half-close, refused past ``limit`` bytes."""
+    data = b""
+    while chunk := await reader.read(limit + 1 - len(data)):
+        data += chunk
+        if len(data) > limit:
+            raise ServiceError(f"request over {limit} bytes")
+    return data
 
 
 def _phone_ancestors(pid: int, depth: int = 4) -> list[int]:
