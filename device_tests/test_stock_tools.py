@@ -111,7 +111,8 @@ def test_settings_am_service_input(device: AndroidDevice) -> None:
     assert "edgecl_k=7" in device.shell("settings list global").stdout.splitlines()
     assert device.shell("settings delete global edgecl_k; settings get global edgecl_k").stdout == "Deleted 1 rows\nnull\n"
     assert device.shell("settings get bogus x", check=False).exit_code == 1
-    assert device.shell("am get-current-user").stdout == "0\n"
+    assert device.shell("am get-current-user; cmd activity get-current-user").stdout == "0\n0\n"
+    assert device.shell("cmd settings get global adb_enabled").stdout == "1\n"
     r = device.shell("am start -n com.example/.Main", check=False)
     assert r.exit_code == 1 and r.stdout == "Starting: Intent { cmp=com.example/.Main }\n"
     assert r.stderr == "Error type 3\nError: Activity class {com.example/com.example.Main} does not exist.\n"

@@ -141,7 +141,7 @@ def test_phone_commands_in_the_sandbox(tmp_path: Path) -> None:
     model.publish_rails()
     box = Sandbox.boot(home, preset)
     try:
-        SystemServices(box.init_pid, home.run, props_for(preset, "t")).publish(home.svc)
+        SystemServices(box.init_pid, home.run, props_for(preset, "t")).publish(home.system)
 
         def run(cmd: str) -> subprocess.CompletedProcess:
             return subprocess.run(box.shell_argv(cmd), env=box.shell_env(), capture_output=True, text=True, timeout=30)

@@ -119,10 +119,11 @@ esac
 """
 
 CMD = r"""#!/system/bin/sh
-# cmd SERVICE ... -- edgecl vphone: battery (as dumpsys battery); package fails (no package manager)
+# cmd SERVICE ... -- edgecl vphone: battery (as dumpsys battery); settings, activity (am), input; package fails (no package manager)
 case $1 in
   battery) shift; exec /system/bin/dumpsys battery "$@" ;;
   package) shift; exec /system/bin/pm "$@" ;;
+  settings|activity|input) s=$1; shift; case $s in activity) s=am ;; esac; exec "/system/bin/$s" "$@" ;;
   "") echo "cmd: no service specified" >&2; exit 20 ;;
   *) echo "cmd: Can't find service: $1" >&2; exit 20 ;;
 esac

@@ -60,7 +60,7 @@ class Phone:
         self.home = create_home(self.home_dir, self.preset, self.serial, self.host_key, boot=self.boots + 1)
         self.sandbox = Sandbox.boot(self.home, self.preset)
         self.system = SystemServices(self.sandbox.init_pid, self.home.run, props_for(self.preset, self.serial, self.boots + 1))
-        self.system.start(self.home.svc)
+        self.system.start(self.home.system)
         model = BatteryModel(self.preset, self.home, seed=self.seed + self.boots)
         self._power = asyncio.ensure_future(run_power_model(model, CpuMeter(self.sandbox.contains),
                                                             self.preset.gauge_period_s))

@@ -29,7 +29,6 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from android_harness.vphone.device_tools import SVC_DIR
 from android_harness.vphone.logd import Logd, LogcatError, LogcatReader, parse_logcat
 
 SOCKETS = {"logdw": 0o222, "logdr": 0o666, "property_service": 0o666, "dumpstate": 0o666}
@@ -66,18 +65,18 @@ class SystemServices:
     def phone_root(self) -> Path:
         return Path(f"/proc/{self.init_pid}/root")
 
-    def publish(self, svc: Path) -> None:
-        """The boot's properties (with the saved ``persist.*``) in ``/dev/__properties__``. ``svc``
-        (bound at ``/dev/socket/edgecl_vphone``) tells when the phone's root is in place: before,
-        ``/proc/<init>/root`` may still be the host's."""
-        self._wait_for_root(svc)
+    def publish(self, system: Path) -> None:
+        """The boot's properties (with the saved ``persist.*``) in ``/dev/__properties__``.
+        ``system`` (the host folder bound at ``/system``) tells when the phone's root is in place:
+        before, ``/proc/<init>/root`` may still be the host's."""
+        self._wait_for_root(system)
         self.props.update(self._load("persistent_properties.json"))
         self._publish_props()
 
-    def start(self, svc: Path) -> None:
+    def start(self, system: Path) -> None:
         """Publish, then bind and listen before returning (a shell started right after boot finds
         the daemons); accepting starts on the event loop."""
-        self.publish(svc)
+        self.publish(system)
         for name, mode in SOCKETS.items():
             path = self.phone_root / "dev" / "socket" / name
             sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -90,16 +89,16 @@ class SystemServices:
         self.logd.write("main", 4, "init", f"boot {self.props.get('edgecl.vphone.boot', '?')}: the system daemons "
                         "(logd, property service, settings, dumpstate) are up", 1, 0)
 
-    def _wait_for_root(self, svc: Path) -> None:
-        want = svc.stat()
+    def _wait_for_root(self, system: Path) -> None:
+        want = system.stat()
         deadline = time.monotonic() + ROOT_TIMEOUT_S
         while True:
             with contextlib.suppress(OSError):
-                seen = (self.phone_root / SVC_DIR.lstrip("/")).stat()
+                seen = (self.phone_root / "system").stat()
                 if (seen.st_dev, seen.st_ino) == (want.st_dev, want.st_ino):
                     return
             if time.monotonic() > deadline:
-                raise OSError(f"the phone's /dev/socket did not appear within {ROOT_TIMEOUT_S} s")
+                raise OSError(f"the phone's root did not appear within {ROOT_TIMEOUT_S} s")
             time.sleep(0.01)
 
     def stop(self) -> None:
