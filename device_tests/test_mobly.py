@@ -1,5 +1,6 @@
 """Mobly's Android controller with its defaults against the stock phone: ``android_device.create``
 (build info from ``getprop``, ``adb logcat -c`` and a standing ``logcat -v threadtime -T 1``),
+a USB cut (logcat paused, then resumed from the device's time with ``-T``),
 ``take_bug_report`` (``bugreportz -v``, ``bugreportz``, pull, rm) and ``reboot`` (``adb reboot``,
 ``wait-for-device``, ``sys.boot_completed``, logcat restarted)."""
 from __future__ import annotations
@@ -51,6 +52,10 @@ def test_mobly_create_bug_report_reboot(device: AndroidDevice, mobly_env: Path) 
         assert not ad.is_adb_root
         ad.adb.shell(["log", "-t", "EdgeclMobly", "before-reboot"])
         _wait_for_line(ad, "EdgeclMobly: before-reboot")
+
+        with ad.handle_usb_disconnect():          # logcat paused; resumed with -T <device time of the pause>
+            ad.adb.shell(["log", "-t", "EdgeclMobly", "while-paused"])
+        _wait_for_line(ad, "EdgeclMobly: while-paused")
 
         on_phone = ad.adb.shell(f"ls {REPORTS} 2>/dev/null; true")
         report = Path(ad.take_bug_report(destination=str(mobly_env / "reports")))

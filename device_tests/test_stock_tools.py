@@ -14,6 +14,7 @@ import pytest
 
 from android_harness.adb import adb_binary
 from android_harness.android_device import AndroidDevice
+from android_harness.vphone.system_services import MAX_CLIENTS
 
 pytestmark = pytest.mark.skipif(bool(os.environ.get("ANDROID_SERIAL")), reason="vphone-only test")
 THREADTIME = re.compile(r"^\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} +(\d+) +(\d+) ([VDIWEF]) (.+?) *: (.*)$")
@@ -81,6 +82,20 @@ def test_logcat_follows_new_entries_until_the_reader_hangs_up(device: AndroidDev
     left = device.shell("for i in 1 2 3 4 5 6 7 8 9 10; do ps -A -o ARGS | grep -q '^toybox nc -U /dev/socket/logdr' "
                         "|| { echo gone; exit 0; }; sleep 1; done; ps -A -o ARGS", check=False)
     assert left.stdout == "gone\n", left.stdout
+
+
+def test_killed_followers_free_their_slots(device: AndroidDevice) -> None:
+    """More ``adb logcat`` followers than logd serves at a time, each killed once it follows: every
+    hang-up frees its slot, so logging and reading still work afterwards."""
+    device.shell("log -t EdgeclSlots start")
+    argv = [adb_binary(), "-P", str(device.adb.server.port), "-s", device.serial, "logcat", "-v", "raw", "-T", "1"]
+    for _ in range(MAX_CLIENTS + 6):
+        follow = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True)
+        assert follow.stdout.readline().startswith("---------")
+        follow.kill()
+        follow.wait()
+    device.shell("log -t EdgeclSlots end")
+    assert _adb(device, "logcat", "-d", "-v", "raw", "EdgeclSlots:I", "*:S").stdout.splitlines()[-1] == "end"
 
 
 def test_setprop_getprop_round_trip_and_user_build_limits(device: AndroidDevice) -> None:
