@@ -223,7 +223,7 @@ def _open_phone_pty() -> tuple[int, int]:
     master = os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY | os.O_CLOEXEC)
     try:
         fcntl.ioctl(master, TIOCSPTLCK, struct.pack("i", 0))
-        slave = fcntl.ioctl(master, TIOCGPTPEER, os.O_RDWR | os.O_NOCTTY)
+        slave = fcntl.ioctl(master, TIOCGPTPEER, os.O_RDWR | os.O_NOCTTY | os.O_CLOEXEC)
         return master, slave
     except BaseException:
         os.close(master)
