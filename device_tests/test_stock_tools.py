@@ -3,10 +3,17 @@
 settings, am/service/input, bugreportz's zip, ``adb root`` and a PTY for ``adb shell -t``."""
 from __future__ import annotations
 
+import fcntl
 import io
 import os
+import pty
 import re
+import select
+import signal
+import struct
 import subprocess
+import termios
+import time
 import zipfile
 from pathlib import Path
 
@@ -177,3 +184,44 @@ def test_adb_root_answers_as_a_user_build_and_shell_t_gets_a_pty(device: Android
     assert _adb(device, "shell", "-T", "tty").stdout == "not a tty\n"
     r = _adb(device, "shell", "-tt", "echo out; echo err >&2; exit 5")
     assert (r.stdout, r.returncode) == ("out\r\nerr\r\n", 5)                # one terminal, the exit code framed
+
+
+def _read_until(fd: int, token: bytes, deadline: float) -> bytes:
+    out = b""
+    while token not in out and time.monotonic() < deadline:
+        if select.select([fd], [], [], max(deadline - time.monotonic(), 0))[0]:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:                        # EIO: adb exited
+                break
+            if not chunk:
+                break
+            out += chunk
+    return out
+
+
+def test_interactive_shell_gets_the_terminal_size_and_its_changes(device: AndroidDevice) -> None:
+    """``adb shell`` from a terminal: the phone's PTY takes the host terminal's size, then each
+    resize (adb's window-size frames), as mksh's $COLUMNS/$LINES show; ``exit 4`` is the exit code."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 45, 123, 0, 0))
+    adb = subprocess.Popen([adb_binary(), "-P", str(device.adb.server.port), "-s", device.serial, "shell"],
+                           stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
+                           preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
+    os.close(slave)
+    deadline = time.monotonic() + 60
+    try:
+        assert _read_until(master, b"$ ", deadline).endswith(b"$ ")
+        os.write(master, b'echo "size=$COLUMNS,$LINES"\n')
+        assert _read_until(master, b"size=123,45\r\n$ ", deadline).endswith(b"size=123,45\r\n$ ")
+        fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 100, 0, 0))
+        adb.send_signal(signal.SIGWINCH)
+        assert _read_until(master, b"\x08", deadline).endswith(b"\x08")   # mksh redraws its line at the new width
+        os.write(master, b'echo "size=$COLUMNS,$LINES"\n')
+        assert b"size=100,50\r\n" in _read_until(master, b"size=100,50", deadline)
+        os.write(master, b"exit 4\n")
+        assert adb.wait(timeout=60) == 4
+    finally:
+        adb.kill()
+        adb.wait()
+        os.close(master)
