@@ -29,7 +29,7 @@ _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 def create_channel(svc: Path, shell_uid: int) -> None:
     """A fresh ``svc`` (root's, read-only in the phone) with an empty drop folder and the powerctl
     FIFO; whatever the previous boot's shell left is removed without following its links."""
-    if svc.is_symlink() or svc.exists():
+    if svc.exists():
         shutil.rmtree(svc)           # fd-based on Linux: links inside are removed, not followed
     svc.mkdir(0o755)
     os.chmod(svc, 0o755)
