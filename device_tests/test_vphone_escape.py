@@ -36,7 +36,7 @@ READ_ONLY_TARGETS = (f"{SVC_DIR}/ipowerstats.txt", f"{SVC_DIR}/.ipowerstats.txt.
                      "/sys/class/power_supply/battery/current_now", "/sys/class/thermal/thermal_zone0/temp",
                      "/data/misc/adb/adb_keys")
 POWERCTL = f"{SVC_DIR}/powerctl"     # written by design (``reboot``): anything else written there is ignored
-WAIT_S = 30.0          # bound on waiting for the vphone's own progress (never an assertion's timing)
+WAIT_S = 60.0          # bound on waiting for the vphone's own progress (never an assertion's timing)
 CAP_LINES = ("CapInh", "CapPrm", "CapEff", "CapAmb")
 
 

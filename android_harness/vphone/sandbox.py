@@ -4,10 +4,11 @@ The holder is ``bwrap`` with new user, pid, mount, network, IPC and UTS namespac
 filesystem of home.py (root read-only; ``/data`` and the drop folder ``/dev/socket/edgecl_vphone/ctl``
 writable, the rest of ``/dev/socket/edgecl_vphone`` read-only: svc_channel.py).
 Its user namespace maps uids 0, 1000, 2000 and 9997 onto the same host uids (the vphone writes the
-maps itself through ``--userns-block-fd``) and allows no user namespace inside it. Every shell is ``nsenter`` into all of those
-namespaces as uid/gid 2000 ("shell", no capabilities), so all shells of a phone share one pid
-namespace (``kill -0`` across shells works, setsid'd work outlives its shell) and killing the
-holder's pid 1 kills every process of the phone (``--die-with-parent`` does that if the vphone dies).
+maps itself through ``--userns-block-fd``) and allows no user namespace inside it. Every shell is
+``nsenter`` into all of those namespaces as uid/gid 2000 ("shell", no capabilities), so all shells
+of a phone share one pid namespace (``kill -0`` across shells works, setsid'd work outlives its
+shell) and killing the holder's pid 1 kills every process of the phone (``--die-with-parent`` does
+that if the vphone dies).
 
 arm64 presets: the holder mounts a binfmt_misc instance of the phone's own user namespace (Linux >=
 6.7) on ``/proc/sys/fs/binfmt_misc``; the vphone registers ``qemu-aarch64-static`` there with flag F
