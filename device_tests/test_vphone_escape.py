@@ -154,13 +154,16 @@ def test_rename_race_on_battery_ctl(device: AndroidDevice, probe: str, victim: P
     battery_ctl as fast as it can while the power model reads it: at every fuel-gauge publish in
     the meantime the charger is still on (nothing followed) and the model keeps publishing."""
     stop, out = f"{remote_dir}/stop", f"{remote_dir}/raced"
-    device.shell(f"setsid {probe} race {victim} {SVC_CTL_DIR} {stop} > {out} 2>&1 < /dev/null &")
+    # the shell returns once the racer wrote its first line, i.e. runs in a session of its own
+    device.shell(f"setsid {probe} race {victim} {SVC_CTL_DIR} {stop} > {out} 2>&1 < /dev/null & "
+                 f"while [ ! -s {out} ]; do sleep 0.05; done")
     try:
         models = _after_host_reads(vphone_home, 6)
     finally:
         device.shell(["touch", stop])
-    _wait_for("the racer stops", lambda: device.shell(["cat", out]).stdout.startswith("raced "))
-    assert int(device.shell(["cat", out]).stdout.split()[1]) > 0
+    _wait_for("the racer stops", lambda: "raced " in device.shell(["cat", out]).stdout)
+    assert device.shell(["cat", out]).stdout.startswith("racing\nraced ")
+    assert int(device.shell(["cat", out]).stdout.split()[-1]) > 0
     assert all(m["charging"] for m in models), models
     _answers(device)
 
@@ -177,15 +180,17 @@ def test_phone_processes_and_io_threads_hold_no_capabilities(device: AndroidDevi
     capabilities, as adbd's shell work is; through sync, /proc of the phone's root processes is
     refused as it is to adbd."""
     argv = ["sleep", f"8763.{os.getpid()}"]
-    device.shell(f"setsid {' '.join(argv)} > /dev/null 2>&1 < /dev/null &")
+    started = f"{remote_dir}/started"            # the shell returns once the sleeper has its own session
+    device.shell(f"setsid sh -c 'touch {started}; exec {' '.join(argv)}' > /dev/null 2>&1 < /dev/null & "
+                 f"while [ ! -e {started} ]; do sleep 0.05; done")
     want = "\0".join(argv).encode() + b"\0"
     sleeper: list[str] = []
 
-    def started() -> bool:
+    def execed() -> bool:
         sleeper[:] = [p for p in os.listdir("/proc") if p.isdigit() and _cmdline(p).endswith(want)]
         return bool(sleeper)
 
-    _wait_for("the phone's sleep starts", started)
+    _wait_for("the phone's sleep starts", execed)
     adb = [adb_binary(), "-P", str(adb_server.port), "-s", device.serial]
     try:
         assert subprocess.run(adb + ["ls", "/proc/1/root/"], capture_output=True, text=True, timeout=30).stdout == ""

