@@ -99,6 +99,11 @@ def _answers(device: AndroidDevice) -> None:
 
 def test_service_paths_refuse_plants_from_the_shell_and_a_pushed_program(device: AndroidDevice, probe: str,
                                                                          victim: Path, vphone_home: VphoneHome) -> None:
+    """What the vphone writes (the PowerStats dump and its temp names, sysfs), reads (powerctl,
+    adb_keys) or used to read (battery_ctl outside ctl/) cannot be replaced by a symlink, hard link,
+    FIFO, device node, renamed link or new file, by the shell or a pushed program; only powerctl
+    takes writes, by design, and a write that is not a reboot request changes nothing. User and
+    mount namespaces and /proc/1/{root,cwd} are refused to both."""
     boot = device.shell("getprop edgecl.vphone.boot").stdout
     tries = []
     for path in READ_ONLY_TARGETS:
