@@ -3,17 +3,20 @@
 (for the PowerStats ``delta`` form) awk; ``sha256sum`` over OpenSSL's hardware SHA-256 (rootfs.py
 says why); and, on a preset whose ABI is not the host's, ``uname``/``arch`` naming the phone's machine.
 
-They talk to the vphone process through files in ``/dev/socket/edgecl_vphone`` (the home's
-``svc/`` folder): ``battery_ctl`` (what ``dumpsys battery unplug|set|reset`` changed; the power model
-reads it), ``ipowerstats.txt`` (the PowerStats HAL dump the power model rewrites every tick, only on
-a phone with ODPM rails, under a first line saying when its accumulators were read), ``ipowerstats.prev``
-(the previous ``delta`` dump's snapshot, as the HAL keeps it) and ``powerctl`` (a FIFO: ``reboot``
-writes to it, as init's sys.powerctl). The battery commands do what Android's BatteryService shell
-commands do (android.md B).
+They talk to the vphone process through ``/dev/socket/edgecl_vphone`` (svc_channel.py): read-only
+to them, ``ipowerstats.txt`` (the PowerStats HAL dump the power model rewrites every tick, only on
+a phone with ODPM rails, under a first line saying when its accumulators were read) and ``powerctl``
+(a FIFO: ``reboot`` writes to it, as init's sys.powerctl); in its ``ctl/`` drop folder, which the
+shell writes, ``battery_ctl`` (what ``dumpsys battery unplug|set|reset`` changed; the power model
+reads it) and ``ipowerstats.prev`` (the previous ``delta`` dump's snapshot, as the HAL keeps it).
+The battery commands do what Android's BatteryService shell commands do (android.md B).
 """
 from __future__ import annotations
 
+from android_harness.vphone.svc_channel import CTL
+
 SVC_DIR = "/dev/socket/edgecl_vphone"
+SVC_CTL_DIR = f"{SVC_DIR}/{CTL}"       # the scripts' $SVC/ctl
 POWER_STATS_SERVICE = "android.hardware.power.stats.IPowerStats/default"
 NO_PACKAGE_MANAGER = ("Failure [INSTALL_FAILED_INTERNAL_ERROR: the edgecl virtual phone has no package manager; "
                       "APKs cannot be installed (push a native binary to /data/local/tmp instead)]")
@@ -21,8 +24,9 @@ NO_PACKAGE_MANAGER = ("Failure [INSTALL_FAILED_INTERNAL_ERROR: the edgecl virtua
 DUMPSYS = r"""#!/system/bin/sh
 # dumpsys battery [unplug|reset|set KEY VALUE|get KEY] | dumpsys -l | dumpsys SERVICE [delta]  (edgecl vphone)
 SVC=@SVC@
+DROP=$SVC/ctl
 PS=/sys/class/power_supply/battery
-CTL=$SVC/battery_ctl
+CTL=$DROP/battery_ctl
 KEYS="ac usb wireless status level temp present counter invalid"
 rd() { v=; read -r v < "$PS/$1" 2>/dev/null; echo "${v:-$2}"; }
 tf() { if [ "${1:-0}" != 0 ]; then echo true; else echo false; fi; }
@@ -90,8 +94,8 @@ battery() {
 pstats_delta() {
   # the Pixel HAL's "delta" form: elapsed time and each rail's energy since the previous delta dump
   # (the first one: since boot, deltas 0), from the accumulators as the power model last read them
-  snap=$SVC/ipowerstats.$$
-  prev=$SVC/ipowerstats.prev
+  snap=$DROP/ipowerstats.$$
+  prev=$DROP/ipowerstats.prev
   cp "$SVC/ipowerstats.txt" "$snap" || exit 1
   [ -r "$prev" ] || prev=/dev/null
   awk -v P="$prev" '
@@ -103,7 +107,7 @@ pstats_delta() {
     /^ +Channel +Cumulative Energy/ { printf "%34s    Cumulative Energy (      Delta   )\n", "Channel"; next }
     $1 ~ /^\[/ && $3 == "mWs" { printf "%s (%14.2f)\n", $0, ($1 in pe) ? $2 - pe[$1] : 0; next }
     { print }' "$prev" "$snap"
-  mv -f "$snap" "$SVC/ipowerstats.prev"
+  mv -f "$snap" "$DROP/ipowerstats.prev"
 }
 case $1 in
   battery) shift; battery "$@" ;;

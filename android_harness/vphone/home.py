@@ -5,7 +5,8 @@
                        /data/misc/adb/adb_keys (the keys adbd accepts)
     <home>/sys      -> /sys (read-only): class/power_supply/battery/*, class/thermal/thermal_zone0/*
     <home>/proc     -> /proc/meminfo, /proc/cpuinfo, /proc/sys/kernel/arch over the phone's own procfs
-    <home>/svc      -> /dev/socket/edgecl_vphone: battery control, PowerStats dump, powerctl FIFO
+    <home>/svc      -> /dev/socket/edgecl_vphone (read-only): PowerStats dump, powerctl FIFO; its ctl/
+                       (the shell's drop folder: battery control) -> /dev/socket/edgecl_vphone/ctl (svc_channel.py)
     <home>/run      (host only) daemon.json, daemon.log
     <home>/props.json (host only) the phone's properties; says the folder is a vphone home
 
@@ -23,6 +24,7 @@ from pathlib import Path
 from android_harness.device.fileio import write_text_atomic
 from android_harness.vphone.presets import ABIS, PhonePreset
 from android_harness.vphone.rootfs import build_system
+from android_harness.vphone.svc_channel import CTL, create_channel
 
 SHELL_UID = 2000          # AID_SHELL
 SYSTEM_UID = 1000         # AID_SYSTEM
@@ -60,6 +62,11 @@ class VphoneHome:
     @property
     def svc(self) -> Path:
         return self.root / "svc"
+
+    @property
+    def svc_ctl(self) -> Path:
+        """The shell's drop folder: read only through ``svc_channel.read_drop``."""
+        return self.svc / CTL
 
     @property
     def run(self) -> Path:
@@ -150,12 +157,12 @@ def create_home(root: Path, preset: PhonePreset, serial: str, host_adb_key: Path
     (an adbkey.pub) is added to ``/data/misc/adb/adb_keys`` when the file has no keys yet."""
     home = VphoneHome(root.resolve())
     home.root.mkdir(parents=True, exist_ok=True)
-    for d in (home.sys, home.proc, home.svc):
+    for d in (home.sys, home.proc):
         if d.exists():
             shutil.rmtree(d)
     for d in (home.battery_dir, home.thermal_temp.parent, home.sys / "devices" / "system" / "cpu", home.proc, home.run):
         d.mkdir(parents=True, exist_ok=True)
-    _own(home.svc, SHELL_UID, SHELL_UID, 0o770)
+    create_channel(home.svc, SHELL_UID)
     props = props_for(preset, serial, boot)
     build_system(home.root, preset, props)
     write_atomic(home.root / "props.json", json.dumps(props, indent=1))   # host only: marks a vphone home (manager.remove_home)
@@ -170,7 +177,4 @@ def create_home(root: Path, preset: PhonePreset, serial: str, host_adb_key: Path
     write_atomic(home.proc / "arch", ABIS[preset.abi] + "\n")           # over /proc/sys/kernel/arch
     write_atomic(home.battery_dir / "type", "Battery\n")
     write_atomic(home.thermal_temp.parent / "type", "battery\n")
-    os.mkfifo(home.svc / "powerctl")
-    os.chown(home.svc / "powerctl", 0, SHELL_UID)
-    os.chmod(home.svc / "powerctl", 0o620)
     return home

@@ -19,15 +19,17 @@ from typing import Callable
 from android_harness.device.fileio import write_text_atomic as write_atomic
 from android_harness.vphone.home import VphoneHome
 from android_harness.vphone.presets import PhonePreset
+from android_harness.vphone.svc_channel import publish, read_drop
 
 TICK_S = 0.5
 RAILS_STAMP = "# edgecl vphone rails read at t_ms="      # first line of svc/ipowerstats.txt
+CTL_LIMIT = 4096                                          # bytes of battery_ctl read; a bigger one is ignored
 _CLK_TCK = os.sysconf("SC_CLK_TCK")
 def write_attribute(path, value: str) -> None:
     """Update a simulated sysfs attribute IN PLACE, as the kernel's attributes behave: same inode, so
     a reader holding it open (``pread``, the device sampler) sees the new value. The file never
     shrinks (no truncate window): a shorter value is padded with spaces before its newline."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o444)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o444)
     try:
         size = os.fstat(fd).st_size
         raw = value.encode()
@@ -172,15 +174,16 @@ class BatteryModel:
         the ``delta`` form (device_tools.py)."""
         if self.preset.odpm_rails:
             t_ms = int((time.monotonic() - self.boot_monotonic) * 1000)
-            write_atomic(self.home.svc / "ipowerstats.txt", f"{RAILS_STAMP}{t_ms}\n" + self.power_stats_dump())
+            publish(self.home.svc, "ipowerstats.txt", f"{RAILS_STAMP}{t_ms}\n" + self.power_stats_dump())
 
 
 def read_ctl(home: VphoneHome) -> dict:
-    """What ``dumpsys battery unplug|set`` wrote (``key=value`` lines, device_tools.py)."""
-    try:
-        text = (home.svc / "battery_ctl").read_text()
-    except OSError:
+    """What ``dumpsys battery unplug|set`` wrote (``key=value`` lines, device_tools.py) in the shell's
+    drop folder; anything but a small regular file there reads as nothing written (svc_channel.py)."""
+    raw = read_drop(home.svc_ctl, "battery_ctl", CTL_LIMIT)
+    if raw is None:
         return {"unplugged": False, "set": {}}
+    text = raw.decode("utf-8", "replace")
     values = dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
     over = {k: int(v) for k, v in values.items() if k in CTL_KEYS[1:] and v.lstrip("-").isdigit()}
     return {"unplugged": values.get("unplugged") == "1", "set": over}

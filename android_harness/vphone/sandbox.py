@@ -1,12 +1,14 @@
 """One boot of the phone: its namespaces, held by a bubblewrap "init", and how shells enter them.
 
 The holder is ``bwrap`` with new user, pid, mount, network, IPC and UTS namespaces and the Android
-filesystem of home.py (root read-only, ``/data`` and ``/dev/socket/edgecl_vphone`` writable).
+filesystem of home.py (root read-only; ``/data`` and the drop folder ``/dev/socket/edgecl_vphone/ctl``
+writable, the rest of ``/dev/socket/edgecl_vphone`` read-only: svc_channel.py).
 Its user namespace maps uids 0, 1000, 2000 and 9997 onto the same host uids (the vphone writes the
-maps itself through ``--userns-block-fd``). Every shell is ``nsenter`` into all of those
-namespaces as uid/gid 2000 ("shell", no capabilities), so all shells of a phone share one pid
-namespace (``kill -0`` across shells works, setsid'd work outlives its shell) and killing the
-holder's pid 1 kills every process of the phone (``--die-with-parent`` does that if the vphone dies).
+maps itself through ``--userns-block-fd``) and allows no user namespace inside it. Every shell is
+``nsenter`` into all of those namespaces as uid/gid 2000 ("shell", no capabilities), so all shells
+of a phone share one pid namespace (``kill -0`` across shells works, setsid'd work outlives its
+shell) and killing the holder's pid 1 kills every process of the phone (``--die-with-parent`` does
+that if the vphone dies).
 
 arm64 presets: the holder mounts a binfmt_misc instance of the phone's own user namespace (Linux >=
 6.7) on ``/proc/sys/fs/binfmt_misc``; the vphone registers ``qemu-aarch64-static`` there with flag F
@@ -14,8 +16,9 @@ arm64 presets: the holder mounts a binfmt_misc instance of the phone's own user 
 exec'd by any process of the phone then runs under qemu transparently; nothing changes on the host.
 
 The vphone's own file and socket work for the phone (sync, ``tcp:`` forwards) runs on threads that
-entered the phone's mount and network namespaces with fsuid/fsgid 2000: paths resolve in the phone's
-filesystem and permissions are the shell's, as for adbd, so nothing of the host is reachable.
+entered the phone's mount and network namespaces and then became uid/gid 2000 with no capabilities:
+paths resolve in the phone's filesystem and permissions are the shell's, as for adbd, so nothing of
+the host is reachable (not even through the ``/proc`` of the phone's root processes).
 """
 from __future__ import annotations
 
@@ -32,12 +35,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from android_harness.vphone.device_tools import SVC_DIR
+from android_harness.vphone.device_tools import SVC_CTL_DIR, SVC_DIR
 from android_harness.vphone.home import SDCARD, SHELL_UID, STORAGE_ROOT, VphoneHome
 from android_harness.vphone.presets import ABIS, PhonePreset
+from android_harness.vphone.svc_channel import CTL
 
 QEMU_AARCH64 = Path("/usr/bin/qemu-aarch64-static")
 BINFMT_DIR = "/proc/sys/fs/binfmt_misc"
+MAX_USERNS = "/proc/sys/user/max_user_namespaces"
 KERNEL_ARCH = "/proc/sys/kernel/arch"          # the machine the kernel says it is (Linux >= 6.1)
 # Debian qemu-user-static's aarch64 entry (magic/mask of an ELF64 LE e_machine=183 executable)
 BINFMT_AARCH64 = (r":qemu-aarch64:M::\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\xb7\x00:"
@@ -51,7 +56,11 @@ ANDROID_PATH = "/product/bin:/apex/com.android.runtime/bin:/apex/com.android.art
 BOOT_TIMEOUT_S = 10.0
 IO_THREADS = 4
 CLONE_FS, CLONE_NEWNS, CLONE_NEWNET = 0x200, 0x20000, 0x40000000
-SYS_SETGROUPS = {"x86_64": 116, "aarch64": 159}
+SYSCALLS = {"x86_64": {"setgroups": 116, "setresuid": 117, "setresgid": 119, "capget": 125},
+            "aarch64": {"setgroups": 159, "setresuid": 147, "setresgid": 149, "capget": 90}}
+CAP_VERSION_3 = 0x20080522
+PR_SET_NAME = 15
+IO_THREAD_NAME = b"phone-io"           # the comm of the phone's I/O threads (tests read their status)
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
@@ -66,15 +75,23 @@ def _check(ret: int, what: str) -> None:
 
 
 def _enter_phone(fds: dict[str, int]) -> None:
-    """Thread initializer: this thread sees the phone's filesystem and network as uid 2000 would."""
+    """Thread initializer: this thread sees the phone's filesystem and network and becomes the shell
+    user (uid/gid 2000, no groups, no capabilities), as adbd's shell-user work is. The raw syscalls
+    change this thread's credentials only (glibc's wrappers would change every thread's): with no
+    CAP_SYS_PTRACE or CAP_DAC_*, ``/proc/1/root`` and the like of the phone are refused to it."""
     _check(_libc.unshare(CLONE_FS), "unshare(CLONE_FS)")
     _check(_libc.setns(fds["mnt"], CLONE_NEWNS), "setns(mnt)")
     _check(_libc.setns(fds["net"], CLONE_NEWNET), "setns(net)")
-    _check(_libc.syscall(SYS_SETGROUPS[platform.machine()], 0, None), "setgroups")   # this thread only
-    _libc.setfsgid(SHELL_UID)
-    _libc.setfsuid(SHELL_UID)
-    if _libc.setfsuid(-1) != SHELL_UID:
-        raise OSError("setfsuid(2000) did not stick")
+    nr = SYSCALLS[platform.machine()]
+    _check(_libc.syscall(nr["setgroups"], 0, None), "setgroups")
+    _check(_libc.syscall(nr["setresgid"], SHELL_UID, SHELL_UID, SHELL_UID), "setresgid(2000)")
+    _check(_libc.syscall(nr["setresuid"], SHELL_UID, SHELL_UID, SHELL_UID), "setresuid(2000)")
+    _libc.prctl(PR_SET_NAME, IO_THREAD_NAME, 0, 0, 0)
+    header = (ctypes.c_uint32 * 2)(CAP_VERSION_3, 0)
+    caps = (ctypes.c_uint32 * 6)()
+    _check(_libc.syscall(nr["capget"], header, caps), "capget")
+    if any(caps):
+        raise OSError(f"the phone's I/O thread kept capabilities {list(caps)}")
 
 
 def _bwrap_args(home: VphoneHome, preset: PhonePreset) -> list[str]:
@@ -89,7 +106,8 @@ def _bwrap_args(home: VphoneHome, preset: PhonePreset) -> list[str]:
             "--proc", "/proc", "--ro-bind", f"{h}/proc/meminfo", "/proc/meminfo",
             "--ro-bind", f"{h}/proc/cpuinfo", "/proc/cpuinfo",
             *(["--ro-bind", f"{h}/proc/arch", KERNEL_ARCH] if os.path.exists(KERNEL_ARCH) else []),
-            "--dev", "/dev", "--perms", "0755", "--dir", "/dev/socket", "--bind", f"{h}/svc", SVC_DIR]
+            "--dev", "/dev", "--perms", "0755", "--dir", "/dev/socket",
+            "--ro-bind", f"{h}/svc", SVC_DIR, "--bind", f"{h}/svc/{CTL}", SVC_CTL_DIR]
     for d in ("/mnt", "/vendor", "/product", "/apex", "/odm", "/config", "/cache", "/acct"):
         args += ["--dir", d]
     if preset.has_python:
@@ -171,6 +189,7 @@ class Sandbox:
             Path(f"/proc/{init_pid}/uid_map").write_text(ids)
             Path(f"/proc/{init_pid}/setgroups").write_text("allow")
             Path(f"/proc/{init_pid}/gid_map").write_text(ids)
+            _deny_user_namespaces(init_pid)
             os.write(block_w, b"1")
             fds = {ns: os.open(f"/proc/{init_pid}/ns/{ns}", os.O_RDONLY | os.O_CLOEXEC) for ns in ("mnt", "net")}
             box = cls(home, preset, proc, init_pid, fds, os.readlink(f"/proc/{init_pid}/ns/pid"))
@@ -242,6 +261,20 @@ class Sandbox:
         for fd in self.ns_fds.values():
             os.close(fd)
         self.ns_fds = {}
+
+
+def _deny_user_namespaces(init_pid: int) -> None:
+    """``user.max_user_namespaces = 0`` in the phone's user namespace, before anything runs in it:
+    no process of the phone can make a user namespace (``unshare -r`` fails, as Android's seccomp
+    policy makes it fail). The sysctl is per user namespace and only writable with CAP_SYS_RESOURCE
+    there, which the shell never has; so it is written by a helper that entered that namespace
+    (root in it), through the host's procfs (the phone's /proc/sys is read-only)."""
+    out = subprocess.run([NSENTER, "-t", str(init_pid), "-U", "--", "/bin/sh", "-c",
+                          f"echo 0 > {MAX_USERNS} && cat {MAX_USERNS}"],
+                         capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"}, timeout=BOOT_TIMEOUT_S)
+    if out.returncode != 0 or out.stdout.strip() != "0":
+        raise SandboxError(f"could not deny user namespaces in the phone ({MAX_USERNS}): "
+                           f"{out.stderr.strip() or out.stdout.strip()}")
 
 
 def _read_child_pid(info_r: int, proc: subprocess.Popen) -> int:

@@ -1,10 +1,10 @@
 """``sync:`` service: STAT/STA2/LST2, LIST/LIS2, SEND/SND2, RECV/RCV2, QUIT (android.md A, Sync).
 
 All file work runs on the phone's I/O threads (sandbox.py): they live in the phone's mount
-namespace with fsuid 2000, so a path means what it means on the phone (``/data/local/tmp/x``,
-``/sdcard/x``, relative to ``/``), symlinks resolve inside the phone, and permissions are the
-shell user's, as for adbd: ``/system`` is read-only, ``/data/misc`` is not the shell's, and nothing
-of the host exists there. A 50 MB push never stalls other streams (the loop only moves bytes).
+namespace as the shell user (uid 2000, no capabilities), so a path means what it means on the phone
+(``/data/local/tmp/x``, ``/sdcard/x``, relative to ``/``), symlinks resolve inside the phone, and
+permissions are the shell user's, as for adbd: ``/system`` is read-only, ``/data/misc`` is not the
+shell's, and nothing of the host exists there. A 50 MB push never stalls other streams (the loop only moves bytes).
 As adbd does: parents are created (0775), a file's user permission bits are copied to group and
 other (a 0644 file arrives 0666), a SEND with S_IFLNK creates a symlink to the DATA text, an
 existing non-directory is replaced, and a failed transfer leaves nothing behind.
