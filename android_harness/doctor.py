@@ -117,6 +117,17 @@ def _int(text: str) -> int | None:
     return int(text) if re.fullmatch(r"-?\d+", text) else None
 
 
+def rail_facts(dump: str) -> tuple[list[str] | None, str]:
+    """(rail names, "") from the IPowerStats dump; (None, "") on a phone without rails; (None, why)
+    when the dump could not be read (cut short, another command's output)."""
+    try:
+        return sorted({r.rail for r in parse_rails(dump).rails}), ""
+    except NoRailsError:
+        return None, ""
+    except PowerError as exc:
+        return None, str(exc)
+
+
 def collect(device: AndroidDevice) -> DoctorFacts:
     """Probe the phone afresh (profile), then one batch of shell commands for everything else."""
     p = device.refresh_profile()
@@ -151,12 +162,7 @@ def collect(device: AndroidDevice) -> DoctorFacts:
         facts.battery = parse_dumpsys_battery(battery.stdout)
     except PowerError:
         facts.battery = None
-    try:
-        facts.rails = sorted({r.rail for r in parse_rails(rails.stdout).rails})
-    except NoRailsError:
-        facts.rails = None
-    except PowerError as exc:
-        facts.rails, facts.rails_error = None, str(exc)
+    facts.rails, facts.rails_error = rail_facts(rails.stdout)
     raw_t = _int(thermal.stdout) if p.thermal_path else None
     if raw_t is not None:
         facts.thermal_c = raw_t / (1000.0 if p.thermal_unit == "mC" else 10.0)
