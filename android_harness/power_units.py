@@ -9,8 +9,11 @@ can draw while discharging: from a phone asleep with its screen off (~4 mA, 0.01
 The range spans less than the factor 1000 between the units, so the two readings are disjoint at
 any cell voltage (at 3.9 V, uA: |raw| 4.1k-3.8M, mA: |raw| 4.1-3846) and at most one fits; when
 none fits the trace is refused with the field and the profile key that would override the unit.
-A unit the user overrides is held to a wider floor (``OVERRIDE_FLOOR_W``): a phone in deep sleep
-with its radios off may draw less than the inference floor.
+While charging (0.016-150 W) both may fit: then the profile's unit, else uA, the common one.
+Below ~4 mA (a phone in deep sleep with its radios off) a uA reading is also a plausible mA one
+(3000 is 12 W as mA): there the unit must be set in the profile override, which is held to a
+wider floor (``OVERRIDE_FLOOR_W``, ~1.5 mA) that still refuses mA data declared uA (0.5 A as uA
+is 0.002 W).
 """
 from __future__ import annotations
 
@@ -19,8 +22,8 @@ from dataclasses import dataclass
 from android_harness.errors import PowerError
 
 DISCHARGE_W = (0.016, 15.0)       # plausible whole-phone battery power while discharging (ratio < 1000)
-OVERRIDE_FLOOR_W = 0.002          # below any phone that is on (~0.5 mA): an overridden unit this low is wrong
-CHARGE_W = (0.05, 150.0)          # while charging (fast chargers reach ~100 W at the battery)
+OVERRIDE_FLOOR_W = 0.006          # ~1.5 mA: below any phone that is on, so an overridden unit this low is wrong
+CHARGE_W = (0.016, 150.0)         # while charging (fast chargers reach ~100 W at the battery; a full battery trickles)
 VOLTAGE_V = (2.5, 5.5)            # a Li-ion cell's terminal voltage
 NOMINAL_V = 3.85                  # used only when voltage_now is unreadable (said where used)
 CURRENT_SCALE = {"uA": 1e-6, "mA": 1e-3}

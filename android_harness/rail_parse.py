@@ -16,7 +16,9 @@
   ``IioEnergyMeterDataProvider.cpp``): ``t=<ms since boot>`` then ``CH3(T=<ms>)[S2M_VDD_CPUCL2], <uWs>``.
 
 Every energy is cumulative since boot, in uWs; a malformed line inside a table is a PowerError
-naming it, never skipped.
+naming it, never skipped, and so is a table without its end banner (a dump cut short). A phone
+without rails raises ``NoRailsError``; another command's output (``dumpsys batterystats --checkin``..)
+is named as such (``power_text_kind.py``), not taken for a phone without a power monitor.
 """
 from __future__ import annotations
 
