@@ -27,7 +27,7 @@ from android_harness.errors import DeviceError, PowerError
 from android_harness.power_units import CURRENT_SCALE, NOMINAL_V, VOLTAGE_SCALE, current_unit, voltage_unit
 
 REAL_STORAGE_ROOT = "/data/local/tmp/edgecl"
-PROFILE_VERSION = 2
+PROFILE_VERSION = 3          # raised when what the probe infers changes: cached profiles are probed again
 
 
 @dataclass(frozen=True)
