@@ -149,8 +149,8 @@ class BatteryModel:
         for i, rail in enumerate(p.odpm_rails):
             self.rail_uws[i] += (rail.idle_w + rail.cpu_share * cpu_w) * dt * 1e6
             if rail.cpu_share and cpu_s > 0:
+                acc = self.uid_uws[i]
                 for uid, used in (cpu_by_uid or {}).items():
-                    acc = self.uid_uws[i]
                     acc[uid] = acc.get(uid, 0.0) + rail.cpu_share * cpu_w * dt * 1e6 * used / cpu_s
         load_a = power_w / self.ocv_v()
         charge_a = (p.charge_ma / 1000) * min(1.0, (1 - self.soc) * 20) if self.charging(ctl) else 0.0

@@ -108,7 +108,7 @@ def _device(data: ResultsData) -> str:
 
 _COUNTERS = {   # EnergyRow.source (pipeline.energy.counters.SOURCES) -> the counter, as the header names it
     "odpm_rails": "on-device power monitor (ODPM) rails: the PowerStats HAL's energy accumulators summed over "
-                  "the monitored rails (rails.txt, read on the phone; the rails it monitors, not the whole battery)",
+                  "the rails it monitors, not the whole battery (rails.txt, read on the phone)",
     "energy_counter": "battery energy counter, energy_now from {where}",
     "charge_counter": "battery coulomb counter, charge_counter x voltage_now from {where}",
     "current_gauge": "battery fuel gauge, current_now x voltage_now from {where} sampled on the phone{units}",
@@ -140,10 +140,11 @@ def _energy_source(data: ResultsData) -> str:
     if not sessions:
         out = "not measured: no session has an energy figure (the problems list says why)"
     else:
-        parts = [_COUNTERS.get(src, src).format(where=where, units=units) for src in sorted(sessions, key=_rank)]
-        if len(sessions) > 1:
+        ordered = sorted(sessions, key=_rank)
+        parts = [_COUNTERS.get(src, src).format(where=where, units=units) for src in ordered]
+        if len(ordered) > 1:
             parts = [f"{part} ({sessions[src]} session{'s' if sessions[src] > 1 else ''})"
-                     for part, src in zip(parts, sorted(sessions, key=_rank))]
+                     for part, src in zip(parts, ordered)]
         out = "; ".join(parts)
     if data.simulated:
         out += "; SIMULATED: the virtual phone's power model, not a measurement"
