@@ -5,12 +5,16 @@ perfetto_parse.py).
 then ``  key: value`` lines (voltage in mV, temperature in 0.1 degC, charge counter in uAh); OEMs
 append their own lines, kept verbatim in ``extra``. Every known field is bounded: a level above the
 scale, a voltage of 0 or a temperature of 500 degC is a PowerError naming the field, not a value.
+A dump cut short (a last line without its line end, as ``temperature: 2`` of ``temperature: 291``,
+or no ``technology`` line, which BatteryService prints after the numbers on every release) is a
+PowerError too: a cut number would read as another, plausible one.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from android_harness.errors import PowerError
+from android_harness.power_text_kind import refuse_foreign
 
 BATTERY_HEADER = "Current Battery Service state:"
 UPDATES_STOPPED = "(UPDATES STOPPED"
@@ -73,6 +77,7 @@ _BOUNDS = {  # field -> (lo, hi, what): what a battery can report (BatteryManage
     "max_charging_voltage_uv": (0, 30_000_000, "a voltage in uV"),
 }
 _REQUIRED = ("ac_powered", "usb_powered", "status", "level", "voltage_mv", "temperature_dc")
+LAST_FIELD = "technology"          # the last line BatteryService prints on every release
 
 
 def _bool(text: str, key: str) -> bool:
@@ -88,18 +93,32 @@ def _int(text: str, key: str) -> int:
         raise PowerError(f"dumpsys battery: {key!r} is {text!r}, expected an integer") from None
 
 
+def _check_complete(lines: list[str], section_end: int, values: dict[str, object]) -> None:
+    """PowerError when the battery section ends the text without a final line end, or lacks the
+    ``technology`` line: the output was cut short (a pipe or adb stream closed mid-dump)."""
+    if section_end == len(lines) and lines[-1].strip():
+        raise PowerError(f"dumpsys battery: output cut short mid-line ({lines[-1].strip()!r} has no line end); "
+                         "read `dumpsys battery` again")
+    missing = [k for k in _REQUIRED if k not in values]
+    if LAST_FIELD not in values:
+        raise PowerError("dumpsys battery: " + (f"missing field(s) {', '.join(missing)} and " if missing else "")
+                         + f"no {LAST_FIELD!r} line, which BatteryService prints after the numbers: the output "
+                         "was cut short; read `dumpsys battery` again")
+
+
 def parse_dumpsys_battery(text: str) -> BatteryState:
     """Parse ``dumpsys battery``; raises PowerError if it is not a BatteryService dump."""
     lines = text.replace("\r\n", "\n").split("\n")
-    try:
-        start = next(i for i, ln in enumerate(lines) if ln.strip() == BATTERY_HEADER)
-    except StopIteration:
+    start = next((i for i, ln in enumerate(lines) if ln.strip() == BATTERY_HEADER), None)
+    if start is None:
+        refuse_foreign(text, "`dumpsys battery` output", "run `adb shell dumpsys battery`")
         head = text.strip().splitlines()[:1]
-        raise PowerError(f"dumpsys battery: no {BATTERY_HEADER!r} header (got {head[0] if head else 'nothing'!r})") from None
+        raise PowerError(f"dumpsys battery: no {BATTERY_HEADER!r} header (got {head[0] if head else 'nothing'!r})")
     values: dict[str, object] = {}
     extra: dict[str, str] = {}
     stopped = False
-    for ln in lines[start + 1:]:
+    section_end = len(lines)
+    for i, ln in enumerate(lines[start + 1:], start + 1):
         s = ln.strip()
         if not s:
             continue
@@ -107,6 +126,7 @@ def parse_dumpsys_battery(text: str) -> BatteryState:
             stopped = True
             continue
         if not ln.startswith(" "):
+            section_end = i
             break                                   # the next service's section
         key, sep, val = s.partition(":")
         if not sep:
@@ -122,6 +142,7 @@ def parse_dumpsys_battery(text: str) -> BatteryState:
             values[name] = val
         else:
             values[name] = _int(val, key)
+    _check_complete(lines, section_end, values)
     missing = [k for k in _REQUIRED if k not in values]
     if missing:
         raise PowerError(f"dumpsys battery: missing field(s) {', '.join(missing)}")

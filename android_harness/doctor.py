@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from android_harness.adb import DeviceEntry, ServerAddress
 from android_harness.android_device import AndroidDevice
 from android_harness.battery_parse import BatteryState, parse_dumpsys_battery
-from android_harness.rail_parse import parse_rails
+from android_harness.rail_parse import NoRailsError, parse_rails
 from android_harness.discovery import READY, discover
 from android_harness.profile import DeviceProfile, parse_meminfo_total
 from android_harness.shell_quote import quote
@@ -63,6 +63,7 @@ class DoctorFacts:
     counters: dict[str, str] = field(default_factory=dict)      # current_now / voltage_now / charge_counter raw
     battery: BatteryState | None = None
     rails: list[str] | None = None                              # ODPM rail names; None = no IPowerStats
+    rails_error: str = ""                                       # why the IPowerStats dump could not be read
     thermal_c: float | None = None
     mem_total: int = 0
     mem_available: int = 0
@@ -116,6 +117,17 @@ def _int(text: str) -> int | None:
     return int(text) if re.fullmatch(r"-?\d+", text) else None
 
 
+def rail_facts(dump: str) -> tuple[list[str] | None, str]:
+    """(rail names, "") from the IPowerStats dump; (None, "") on a phone without rails; (None, why)
+    when the dump could not be read (cut short, another command's output)."""
+    try:
+        return sorted({r.rail for r in parse_rails(dump).rails}), ""
+    except NoRailsError:
+        return None, ""
+    except PowerError as exc:
+        return None, str(exc)
+
+
 def collect(device: AndroidDevice) -> DoctorFacts:
     """Probe the phone afresh (profile), then one batch of shell commands for everything else."""
     p = device.refresh_profile()
@@ -150,10 +162,7 @@ def collect(device: AndroidDevice) -> DoctorFacts:
         facts.battery = parse_dumpsys_battery(battery.stdout)
     except PowerError:
         facts.battery = None
-    try:
-        facts.rails = sorted({r.rail for r in parse_rails(rails.stdout).rails})
-    except PowerError:
-        facts.rails = None
+    facts.rails, facts.rails_error = rail_facts(rails.stdout)
     raw_t = _int(thermal.stdout) if p.thermal_path else None
     if raw_t is not None:
         facts.thermal_c = raw_t / (1000.0 if p.thermal_unit == "mC" else 10.0)
@@ -217,6 +226,18 @@ def _power_check(f: DoctorFacts) -> Check:
     return Check("power counters", OK, found)
 
 
+def _rails_check(f: DoctorFacts) -> Check:
+    rails = f.rails
+    if rails:
+        return Check("ODPM rails", OK, f"{len(rails)} rails: {', '.join(rails[:8])}" + (" ..." if len(rails) > 8 else ""))
+    if f.rails_error:
+        return Check("ODPM rails", WARN, f"`dumpsys {POWER_STATS_SERVICE}` unreadable: {f.rails_error}",
+                     "energy falls back to the battery counters until the dump reads; run "
+                     f"`edgecl shell dumpsys {POWER_STATS_SERVICE}` to see it")
+    return Check("ODPM rails", INFO, f"none (`dumpsys {POWER_STATS_SERVICE}` has no energy meter)",
+                 "only Pixel 6 and later have on-device power monitors; energy comes from the fuel gauge")
+
+
 def _charging_check(f: DoctorFacts) -> Check:
     b = f.battery
     if b is None:
@@ -263,11 +284,7 @@ def verdicts(f: DoctorFacts) -> list[Check]:
                      "" if runnable else "install Python with numpy and a runtime (Termux), or build the native runner",
                      not runnable))
     out.append(_power_check(f))
-    rails = f.rails
-    out.append(Check("ODPM rails", OK if rails else INFO,
-                     f"{len(rails)} rails: {', '.join(rails[:8])}" + (" ..." if len(rails) > 8 else "") if rails else
-                     f"none (`dumpsys {POWER_STATS_SERVICE}` has no energy meter)",
-                     "" if rails else "only Pixel 6 and later have on-device power monitors; energy comes from the fuel gauge"))
+    out.append(_rails_check(f))
     out.append(_charging_check(f))
     t = f.thermal_c
     out.append(Check("thermal", INFO if t is None else (OK if t < HOT_C else WARN),

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from android_harness.battery_parse import BatteryState, parse_dumpsys_battery
 from android_harness.power_shell import shell_sampler_script
-from android_harness.rail_parse import RailSnapshot, parse_rails
+from android_harness.rail_parse import NoRailsError, RailSnapshot, parse_rails
 from android_harness.shell_quote import detached, quote
 from android_harness.errors import AdbError, DeviceError, PowerError
 
@@ -84,13 +84,25 @@ def detect_rails(device: "AndroidDevice") -> RailSource | None:
     files = tuple(ln.strip() for ln in iio.stdout.splitlines() if ln.strip())
     if files:
         text = device.shell(["cat", *files], check=False, timeout=20).stdout
-        with contextlib.suppress(PowerError):
-            source = RailSource(files=files, rails=len(parse_rails(text).rails))
+        source = _rail_source(device, text, files=files)
     if source is None:
-        with contextlib.suppress(PowerError):
-            source = RailSource(cmd=f"dumpsys {POWER_STATS_SERVICE}", rails=len(parse_rails(hal.stdout).rails))
+        source = _rail_source(device, hal.stdout, cmd=f"dumpsys {POWER_STATS_SERVICE}")
     _RAIL_SOURCES[key] = source
     return source
+
+
+def _rail_source(device: "AndroidDevice", text: str, *, files: tuple[str, ...] = (), cmd: str | None = None
+                 ) -> RailSource | None:
+    """The source if ``text`` parses; a phone without rails is None quietly, an unreadable dump loudly
+    (the session falls back to the battery counters, and the log says why)."""
+    try:
+        return RailSource(files=files, cmd=cmd, rails=len(parse_rails(text).rails))
+    except NoRailsError:
+        return None
+    except PowerError as exc:
+        log.warning("[%s] ODPM rails unreadable (%s), energy comes from the battery counters: %s",
+                    device.serial, cmd or " ".join(files), exc)
+        return None
 
 
 class PowerSampler:

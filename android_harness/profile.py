@@ -4,9 +4,10 @@ cached on disk, overridable by a TOML file.
 Every device is probed the same way, a vphone included: storage under ``/data/local/tmp/edgecl``,
 the battery found by scanning ``/sys/class/power_supply/*`` for one with ``current_now``, thermal
 zones under ``/sys/class/thermal``, ``/proc/meminfo``. A vphone only says that it is one
-(``getprop edgecl.vphone`` = 1) so reports label its figures simulated. Current units are
-inferred from magnitude and the sign convention from ``status`` (android.md B); both can be
-overridden.
+(``getprop edgecl.vphone`` = 1) so reports label its figures simulated. The current unit is
+inferred by the same P = V*I plausibility rule the host applies to a trace (``power_units.py``:
+an idle phone's 8 mA printed in uA is 8000 uA, not 8 A) and the sign convention from ``status``;
+both can be overridden.
 """
 from __future__ import annotations
 
@@ -22,11 +23,11 @@ from android_harness.adb import Adb
 from android_harness.cache_dir import edgecl_home
 from android_harness.shell_quote import quote
 from android_harness.device.errors import ConfigError
-from android_harness.errors import DeviceError
+from android_harness.errors import DeviceError, PowerError
+from android_harness.power_units import CURRENT_SCALE, NOMINAL_V, VOLTAGE_SCALE, current_unit, voltage_unit
 
 REAL_STORAGE_ROOT = "/data/local/tmp/edgecl"
-MA_BELOW = 20_000            # |current_now| below this is read as mA (phones draw > 20 mA)
-PROFILE_VERSION = 2
+PROFILE_VERSION = 3          # raised when what the probe infers changes: cached profiles are probed again
 
 
 @dataclass(frozen=True)
@@ -106,15 +107,32 @@ def parse_meminfo_total(text: str) -> int:
     return int(m.group(1)) * 1024 if m else 0
 
 
-def infer_convention(raw: int | None, status: str) -> tuple[str, str, str]:
-    """(unit, positive_when, how) from one current_now reading and the battery status."""
+def _unit(raw: int, status: str, voltage_raw: int | None) -> tuple[str, str]:
+    """(unit, how) by P = V*I plausibility; uA (the common unit) where no unit is plausible, for
+    the trace's own check to decide with many samples."""
+    volts = NOMINAL_V
+    if voltage_raw:
+        try:
+            volts = voltage_raw * VOLTAGE_SCALE[voltage_unit(voltage_raw).unit]
+        except PowerError:
+            pass
+    try:
+        choice = current_unit(abs(raw), volts, status == "Charging")
+    except PowerError:
+        watts = ", ".join(f"{abs(raw) * s * volts:.3g} W as {u}" for u, s in CURRENT_SCALE.items())
+        return "uA", f"unit uA by default ({watts}: neither plausible; the trace decides)"
+    return choice.unit, choice.how
+
+
+def infer_convention(raw: int | None, status: str, voltage_raw: int | None = None) -> tuple[str, str, str]:
+    """(unit, positive_when, how) from one current_now (and voltage_now) reading and the battery status."""
     if raw is None:
         return "uA", "charging", "default (current_now unreadable)"
-    unit = "mA" if 0 < abs(raw) < MA_BELOW else "uA"
+    unit, unit_how = _unit(raw, status, voltage_raw)
     if raw != 0 and status in ("Charging", "Discharging"):
         positive_when = "charging" if (raw > 0) == (status == "Charging") else "discharging"
-        return unit, positive_when, f"inferred from current_now={raw} with status={status}"
-    return unit, "charging", f"default sign (status={status or '?'}, current_now={raw}); units from magnitude"
+        return unit, positive_when, f"inferred from current_now={raw} with status={status}; {unit_how}"
+    return unit, "charging", f"default sign (status={status or '?'}, current_now={raw}); {unit_how}"
 
 
 def probe(adb: Adb) -> DeviceProfile:
@@ -123,9 +141,9 @@ def probe(adb: Adb) -> DeviceProfile:
     simulated = props.get("edgecl.vphone") == "1"
     storage = REAL_STORAGE_ROOT
     ps_base, th_base, meminfo = "/sys/class/power_supply", "/sys/class/thermal", "/proc/meminfo"
-    scan_ps = (f"for d in {quote(ps_base)}/*; do [ -r \"$d/current_now\" ] && printf '%s|%s|%s|%s\\n' "
+    scan_ps = (f"for d in {quote(ps_base)}/*; do [ -r \"$d/current_now\" ] && printf '%s|%s|%s|%s|%s\\n' "
                "\"$d\" \"$(cat \"$d/type\" 2>/dev/null)\" \"$(cat \"$d/current_now\" 2>/dev/null)\" "
-               "\"$(cat \"$d/status\" 2>/dev/null)\"; done; true")
+               "\"$(cat \"$d/status\" 2>/dev/null)\" \"$(cat \"$d/voltage_now\" 2>/dev/null)\"; done; true")
     scan_th = (f"for z in {quote(th_base)}/thermal_zone*; do [ -r \"$z/temp\" ] && "
                "printf '%s|%s\\n' \"$z/temp\" \"$(cat \"$z/type\" 2>/dev/null)\"; done; true")
     ps_out, mem_out, th_out, py_out, _mk = adb.batch(
@@ -133,8 +151,8 @@ def probe(adb: Adb) -> DeviceProfile:
          ["mkdir", "-p", storage]], idempotent=True, timeout=30, check=False)
     if _mk.exit_code != 0:
         raise DeviceError(adb.serial, f"cannot create storage root {storage}: {_mk.stderr.strip()}")
-    supply, raw, status = _pick_battery(ps_out.stdout)
-    unit, positive_when, how = infer_convention(raw, status)
+    supply, raw, status, voltage_raw = _pick_battery(ps_out.stdout)
+    unit, positive_when, how = infer_convention(raw, status, voltage_raw)
     thermal = _pick_thermal(th_out.stdout)
     return DeviceProfile(
         serial=adb.serial, model=props.get("ro.product.model", ""),
@@ -152,17 +170,21 @@ def probe(adb: Adb) -> DeviceProfile:
         ram_total_bytes=parse_meminfo_total(mem_out.stdout), convention_source=how)
 
 
-def _pick_battery(scan: str) -> tuple[str | None, int | None, str]:
-    rows = [line.split("|") for line in scan.splitlines() if line.count("|") == 3]
+def _int_or_none(text: str) -> int | None:
+    try:
+        return int(text.strip())
+    except ValueError:
+        return None
+
+
+def _pick_battery(scan: str) -> tuple[str | None, int | None, str, int | None]:
+    """(folder, current_now, status, voltage_now) of the power_supply that is the battery."""
+    rows = [line.split("|") for line in scan.splitlines() if line.count("|") == 4]
     rank = sorted(rows, key=lambda r: (r[1].strip() != "Battery", "battery" not in r[0].rsplit("/", 1)[-1]))
     if not rank:
-        return None, None, ""
-    d, _type, cur, status = rank[0]
-    try:
-        raw = int(cur.strip())
-    except ValueError:
-        raw = None
-    return d, raw, status.strip()
+        return None, None, "", None
+    d, _type, cur, status, volts = rank[0]
+    return d, _int_or_none(cur), status.strip(), _int_or_none(volts)
 
 
 def _pick_thermal(scan: str) -> str | None:

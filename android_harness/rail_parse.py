@@ -1,8 +1,12 @@
 """Parsers for the on-device power monitor (ODPM) rails, in the three text forms a phone gives a shell.
 
 - ``dumpsys android.hardware.power.stats.IPowerStats/default [delta]``: the Pixel PowerStats HAL's
-  dump (hardware/google/pixel ``powerstats/PowerStatsAidl.cpp``): an "energy meter" table of
-  ``[RAIL]:subsystem   <cumulative> mWs [(<delta>)]`` between begin/end banners.
+  dump (hardware/google/pixel ``powerstats/PowerStatsAidl.cpp``): tables between begin/end banners:
+  "energy consumers" (``%-12s : %14.2f mWs``, each followed by its per-app attribution rows
+  ``  %10d - %14.2f mWs``: uid, energy) and the "energy meter" (``  %32s   %14.2f mWs`` with the
+  channel as ``[RAIL]:subsystem``; with ``delta``: ``Elapsed time: N ms`` and `` (%14.2f)`` since
+  the previous delta dump). The HAL prints ``(float)energyUWs / 1000``: the energy rounded to float32's
+  24 significant bits first (above 2^24 uWs, ~16.8 J, steps of 2 uWs and more).
 - ``dumpsys powerstats``: the framework service (frameworks/base ``PowerStatsService`` +
   ``ProtoStreamUtils.ChannelUtils.dumpsys``) lists channels as ``ChannelId: 0, ChannelName: X,
   ChannelSubsystem: Y`` and prints no energies itself; energies appear as the AIDL parcelable's
@@ -12,7 +16,9 @@
   ``IioEnergyMeterDataProvider.cpp``): ``t=<ms since boot>`` then ``CH3(T=<ms>)[S2M_VDD_CPUCL2], <uWs>``.
 
 Every energy is cumulative since boot, in uWs; a malformed line inside a table is a PowerError
-naming it, never skipped.
+naming it, never skipped, and so is a table without its end banner (a dump cut short). A phone
+without rails raises ``NoRailsError``; another command's output (``dumpsys batterystats --checkin``..)
+is named as such (``power_text_kind.py``), not taken for a phone without a power monitor.
 """
 from __future__ import annotations
 
@@ -21,8 +27,14 @@ import re
 from dataclasses import dataclass, field
 
 from android_harness.errors import PowerError
+from android_harness.power_text_kind import refuse_foreign
 
 MAX_UWS = 1e18           # ~31 years at 1 kW: beyond this an accumulator value is garbage
+
+
+class NoRailsError(PowerError):
+    """The phone answered, and it has no ODPM rails (no PowerStats service, or no energy meter):
+    unlike any other PowerError here, not a dump that could not be read."""
 
 
 @dataclass(frozen=True)
@@ -40,9 +52,10 @@ class RailEnergy:
 class RailSnapshot:
     rails: list[RailEnergy]
     elapsed_ms: int | None = None          # only in `delta` dumps
-    consumers_uws: dict[str, float] = field(default_factory=dict)
+    consumers_uws: dict[str, float] = field(default_factory=dict)     # HAL energy consumer -> uWs since boot
     fmt: str = "hal"                       # "hal" | "framework" | "iio"
     timestamp_ms: int | None = None        # iio ``t=``: when the accumulators were read
+    attribution_uws: dict[str, dict[int, float]] = field(default_factory=dict)   # consumer -> uid -> uWs
 
     def by_rail(self) -> dict[str, RailEnergy]:
         return {r.rail: r for r in self.rails}
@@ -61,31 +74,52 @@ def _energy(text: str, scale: float, where: str) -> float:
     return v
 
 
-_METER_BEGIN = "============= PowerStats HAL 2.0 energy meter"
-_METER_END = "========== End of PowerStats HAL 2.0 energy meter"
-_CONSUMER_BEGIN = "============= PowerStats HAL 2.0 energy consumers"
-_CONSUMER_END = "========== End of PowerStats HAL 2.0 energy consumers"
-_RAIL_ROW = re.compile(r"^\s*\[(?P<rail>[^\]]+)\]:(?P<sub>\S*)\s+(?P<e>\S+)\s+mWs(?:\s+\(\s*(?P<d>\S+)\s*\))?\s*$")
+_BANNER = re.compile(r"^=+ PowerStats HAL 2\.0 (?P<section>.+?) =+\s*$")
+_END = re.compile(r"^=+ End of PowerStats HAL 2\.0 (?P<section>.+?) =+\s*$")
+_RAIL_ROW = re.compile(r"^\s*\[(?P<rail>[^\]]+)\]:(?P<sub>.*?)\s+(?P<e>\S+)\s+mWs(?:\s+\(\s*(?P<d>\S+)\s*\))?\s*$")
 _METER_HEAD = re.compile(r"^\s*Channel\s+Cumulative Energy")
 _CONSUMER_ROW = re.compile(r"^(?P<name>\S.*?)\s+:\s+(?P<e>\S+)\s+mWs\s*$")
+_UID_ROW = re.compile(r"^\s+(?P<uid>\d+)\s+-\s+(?P<e>\S+)\s+mWs\s*$")
 _ELAPSED = re.compile(r"^\s*Elapsed time:\s+(\d+)\s+ms\s*$")
+HAL_WAY_OUT = ("read the rails with `dumpsys android.hardware.power.stats.IPowerStats/default`, "
+               "`dumpsys powerstats` or `cat /sys/bus/iio/devices/iio:device*/energy_value`")
+
+
+def _sections(lines: list[str]) -> dict[str, list[tuple[int, str]]]:
+    """Section name -> its (line number, line) rows; PowerError when a section has no end banner
+    (the dump was cut short), so a cut table is never read as a complete one."""
+    out: dict[str, list[tuple[int, str]]] = {}
+    current: str | None = None
+    for n, ln in enumerate(lines, 1):
+        if (m := _BANNER.match(ln)) is not None:
+            if current is not None:
+                raise PowerError(f"IPowerStats line {n}: the {current} table has no end banner before the "
+                                 f"{m['section']} table (output cut short?)")
+            current = m["section"]
+            out[current] = []
+        elif (m := _END.match(ln)) is not None:
+            if m["section"] != current:
+                raise PowerError(f"IPowerStats line {n}: end banner of the {m['section']} table outside it")
+            current = None
+        elif current is not None:
+            out[current].append((n, ln))
+    if current is not None:
+        raise PowerError(f"IPowerStats dump: the {current} table has no end banner (output cut short?)")
+    return out
 
 
 def parse_power_stats(text: str) -> RailSnapshot:
-    """The PowerStats HAL 2.0 dump; PowerError if it has no energy meter table (no ODPM)."""
-    lines = text.replace("\r\n", "\n").split("\n")
-    try:
-        begin = next(i for i, ln in enumerate(lines) if ln.startswith(_METER_BEGIN))
-    except StopIteration:
-        raise PowerError("IPowerStats dump has no 'PowerStats HAL 2.0 energy meter' table "
-                         "(this device has no on-device power monitor, or the HAL is absent)") from None
+    """The PowerStats HAL 2.0 dump (plain or ``delta``): the energy meter's rails, the energy
+    consumers and their per-uid attribution; PowerError if it has no energy meter table (no ODPM)."""
+    sections = _sections(text.replace("\r\n", "\n").split("\n"))
+    if "energy meter" not in sections:
+        if not sections:
+            refuse_foreign(text, "an IPowerStats dump", HAL_WAY_OUT)
+        raise NoRailsError("IPowerStats dump has no 'PowerStats HAL 2.0 energy meter' table "
+                         "(this device has no on-device power monitor, or the HAL is absent)")
     rails: list[RailEnergy] = []
     elapsed = None
-    closed = False
-    for n, ln in enumerate(lines[begin + 1:], begin + 2):
-        if ln.startswith(_METER_END):
-            closed = True
-            break
+    for n, ln in sections["energy meter"]:
         if not ln.strip() or _METER_HEAD.match(ln):
             continue
         if (m := _ELAPSED.match(ln)) is not None:
@@ -97,11 +131,10 @@ def parse_power_stats(text: str) -> RailSnapshot:
                                     None if d is None else _delta(d, where)))
         else:
             raise PowerError(f"IPowerStats line {n}: not a rail row inside the energy meter table: {ln.strip()!r}")
-    if not closed:
-        raise PowerError("IPowerStats dump: the energy meter table has no end banner (output cut short?)")
     if not rails:
         raise PowerError("IPowerStats dump: the energy meter table has no rail rows")
-    return RailSnapshot(rails, elapsed, _consumers(lines), "hal")
+    consumers, attribution = _consumers(sections.get("energy consumers", []))
+    return RailSnapshot(rails, elapsed, consumers, "hal", attribution_uws=attribution)
 
 
 def _delta(text: str, where: str) -> float:
@@ -114,20 +147,31 @@ def _delta(text: str, where: str) -> float:
     return v
 
 
-def _consumers(lines: list[str]) -> dict[str, float]:
-    out: dict[str, float] = {}
-    inside = False
-    for n, ln in enumerate(lines, 1):
-        if ln.startswith(_CONSUMER_BEGIN):
-            inside = True
-        elif ln.startswith(_CONSUMER_END):
-            inside = False
-        elif inside and ln.strip() and not ln.startswith("Elapsed"):
-            m = _CONSUMER_ROW.match(ln)
-            if m is None:
-                raise PowerError(f"IPowerStats line {n}: not an energy consumer row: {ln.strip()!r}")
-            out[m.group("name").strip()] = _energy(m.group("e"), 1000.0, f"IPowerStats line {n} consumer")
-    return out
+def _consumers(rows: list[tuple[int, str]]) -> tuple[dict[str, float], dict[str, dict[int, float]]]:
+    """``%-12s : %14.2f mWs`` per consumer, each followed by its ``  %10d - %14.2f mWs`` per-uid rows."""
+    totals: dict[str, float] = {}
+    per_uid: dict[str, dict[int, float]] = {}
+    name: str | None = None
+    for n, ln in rows:
+        if not ln.strip() or _ELAPSED.match(ln):
+            continue
+        if (m := _UID_ROW.match(ln)) is not None:
+            if name is None:
+                raise PowerError(f"IPowerStats line {n}: a per-uid row before any energy consumer: {ln.strip()!r}")
+            uid = int(m["uid"])
+            if uid in per_uid[name]:
+                raise PowerError(f"IPowerStats line {n}: uid {uid} appears twice under consumer {name}")
+            per_uid[name][uid] = _energy(m["e"], 1000.0, f"IPowerStats line {n} consumer {name} uid {uid}")
+        elif (m := _CONSUMER_ROW.match(ln)) is not None:
+            name = m["name"].strip()
+            if name in totals:
+                raise PowerError(f"IPowerStats line {n}: energy consumer {name} appears twice")
+            totals[name] = _energy(m["e"], 1000.0, f"IPowerStats line {n} consumer {name}")
+            per_uid[name] = {}
+        else:
+            raise PowerError(f"IPowerStats line {n}: not an energy consumer row (NAME : E mWs) nor a per-uid row "
+                             f"(UID - E mWs): {ln.strip()!r}")
+    return totals, {k: v for k, v in per_uid.items() if v}
 
 
 _CHANNEL = re.compile(r"^\s*ChannelId:\s*(?P<id>\d+),\s*ChannelName:\s*(?P<name>[^,]+?),\s*ChannelSubsystem:\s*(?P<sub>.*?)\s*$")
@@ -201,17 +245,21 @@ def parse_iio_energy(text: str) -> RailSnapshot:
 
 
 def parse_rails(text: str) -> RailSnapshot:
-    """Any of the three forms, recognised by its first distinctive line."""
-    if _METER_BEGIN in text:
+    """Any of the three forms, recognised by its first distinctive line; another command's output
+    is named as such (``power_text_kind``), not taken for a phone without a power monitor."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    if any(_BANNER.match(ln) for ln in lines):
         return parse_power_stats(text)
     if "ChannelId:" in text or "EnergyMeasurement{" in text:
         return parse_framework_powerstats(text)
     if re.search(r"^\s*t=\d+\s*$", text, flags=re.M):
         return parse_iio_energy(text)
     if "Can't find service" in text or not text.strip():
-        raise PowerError("no ODPM rails: the PowerStats service is absent on this device "
+        raise NoRailsError("no ODPM rails: the PowerStats service is absent on this device "
                          f"({text.strip()[:80] or 'empty output'!r})")
-    return parse_power_stats(text)
+    refuse_foreign(text, "an ODPM rail dump", HAL_WAY_OUT)
+    first = next(ln.strip() for ln in lines if ln.strip())
+    raise PowerError(f"not an ODPM rail dump in any known form (first line {first[:80]!r}); {HAL_WAY_OUT}")
 
 
 def rail_power_w(before: RailSnapshot, after: RailSnapshot, seconds: float) -> dict[str, float]:

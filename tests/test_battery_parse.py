@@ -2,6 +2,7 @@
 test data in tests/data/power (its README says where each file came from)."""
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from android_harness.battery_parse import parse_dumpsys_battery
@@ -65,14 +66,39 @@ def test_dumpsys_battery_bad_input(text, match):
         parse_dumpsys_battery(text)
 
 
+def f32_step_uws(uws: float) -> float:
+    """The HAL prints ``(float)energyUWs / 1000``: one float32 step at this magnitude, in uWs."""
+    return float(np.spacing(np.float32(uws)))
+
+
 def test_power_stats_rails():
     snap = parse_power_stats(read("ipowerstats_pixel6_hal2.txt"))
     rails = snap.by_rail()
-    assert len(rails) == 8 and snap.elapsed_ms is None
-    assert rails["S2S_VDD_G3D"].subsystem == "GPU"
+    assert len(rails) == 16 and snap.elapsed_ms is None
+    assert rails["S2S_VDD_G3D"].subsystem == "GPU" and rails["VSYS_PWR_RFFE"].subsystem == "Cellular"
     assert rails["S4M_VDD_CPUCL0"].subsystem == "CPU(little)"
-    assert rails["S2M_VDD_CPUCL2"].energy_uws == pytest.approx(988731.44e3)
-    assert snap.consumers_uws["CPUCL0"] == pytest.approx(412873.19e3)
+    assert rails["S2M_VDD_CPUCL2"].energy_uws == pytest.approx(988731.44e3, abs=f32_step_uws(988731.44e3))
+    assert snap.consumers_uws["CPUCL0"] == rails["S4M_VDD_CPUCL0"].energy_uws
+    assert snap.consumers_uws["MODEM"] == pytest.approx(rails["VSYS_PWR_MODEM"].energy_uws
+                                                        + rails["VSYS_PWR_RFFE"].energy_uws, abs=64)
+    assert snap.consumers_uws["Wifi"] == snap.consumers_uws["BT"] == 0.0
+    assert snap.attribution_uws == {"GPU": {0: 412080.0, 1000: 38419730.0, 1003: 9120450.0, 10148: 6231910.0,
+                                            10203: 2207310.0},
+                                    "TPU": {1000: 177200.0, 10148: 11894380.0}}
+
+
+def test_power_stats_rows_are_the_hals_printf_formats():
+    """Every row of the fixture is one of the HAL's formats, byte for byte (so the parser is tested
+    against the real padding, not a hand-aligned approximation)."""
+    text = read("ipowerstats_pixel6_hal2.txt") + read("ipowerstats_pixel6_hal2_delta.txt")
+    snap = parse_power_stats(read("ipowerstats_pixel6_hal2.txt"))
+    meter = {"  %32s   %14.2f mWs" % (f"[{r.rail}]:{r.subsystem}", r.energy_uws / 1000) for r in snap.rails}
+    consumers = {"%-12s : %14.2f mWs" % (n, e / 1000) for n, e in snap.consumers_uws.items()}
+    uids = {"  %10d - %14.2f mWs" % (u, e / 1000) for rows in snap.attribution_uws.values() for u, e in rows.items()}
+    lines = set(text.splitlines())
+    assert meter <= lines and consumers <= lines and uids <= lines
+    assert "  %32s   %18s" % ("Channel", "Cumulative Energy") in lines
+    assert "  %32s   %18s (%14s)" % ("Channel", "Cumulative Energy", "Delta   ") in lines
 
 
 def test_power_stats_delta_and_rail_power():
@@ -94,7 +120,8 @@ def test_the_three_rail_forms_agree_on_a_rail():
     hal = parse_rails(read("ipowerstats_pixel6_hal2.txt")).by_rail()["S2M_VDD_CPUCL2"]
     fw = parse_rails(read("dumpsys_powerstats_framework_measurements.txt")).by_rail()["S2M_VDD_CPUCL2"]
     iio = parse_rails(read("iio_energy_value_pixel6.txt")).by_rail()["S2M_VDD_CPUCL2"]
-    assert hal.energy_uws == fw.energy_uws == iio.energy_uws == pytest.approx(988731.44e3)
+    assert fw.energy_uws == iio.energy_uws == 988731440
+    assert abs(hal.energy_uws - iio.energy_uws) <= f32_step_uws(iio.energy_uws)   # the HAL prints float32
     assert fw.subsystem == "CPU(big)" and fw.timestamp_ms == 5231204
 
 

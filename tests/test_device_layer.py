@@ -50,9 +50,22 @@ def test_server_address_from_env() -> None:
     (1200, "Charging", ("mA", "charging")),             # Samsung
     (326_171, "Discharging", ("uA", "discharging")),    # old Qualcomm/Xiaomi
     (-326_171, "Charging", ("uA", "discharging")),
+    (-8000, "Discharging", ("uA", "charging")),         # an idle phone's 8 mA in uA (0.03 W), not 8 A
+    (-450, "Discharging", ("mA", "charging")),          # Samsung discharging
 ])
 def test_infer_convention(raw: int, status: str, expected: tuple[str, str]) -> None:
     assert infer_convention(raw, status)[:2] == expected
+
+
+def test_infer_convention_uses_the_hosts_plausibility_rule() -> None:
+    """The probe and the trace normalisation share one rule (power_units.current_unit), with the
+    battery's own voltage in whatever unit it reports."""
+    for volts_raw in (3_870_000, 3870, None):
+        unit, sign, how = infer_convention(-8000, "Discharging", volts_raw)
+        assert (unit, sign) == ("uA", "charging") and "P=V*I" in how, how
+    unit, _, how = infer_convention(-3950, "Discharging", 3_900_000)    # 0.0154 W as uA, 15.4 W as mA
+    assert unit == "uA" and "the trace decides" in how
+    assert infer_convention(0, "Full")[0] == "uA"
 
 
 def test_parsers() -> None:
@@ -106,6 +119,14 @@ def test_cpu_meter_counts_only_the_phones_processes() -> None:
     other.wait()
     used += meter.sample()
     assert 0.4 < used < 0.9, used
+    meter2 = CpuMeter(lambda pid: pid == os.getpid())
+    meter2.sample()
+    t = time.process_time()
+    while time.process_time() - t < 0.3:
+        pass
+    total = meter2.sample()
+    by_uid = meter2.by_uid
+    assert list(by_uid) == [os.getuid()] and by_uid[os.getuid()] == total > 0.2, by_uid   # the uid its namespace shows
 
 
 def test_adb_key_signature_check(tmp_path: Path) -> None:
@@ -137,7 +158,7 @@ def test_phone_commands_in_the_sandbox(tmp_path: Path) -> None:
     home = create_home(tmp_path / "h", preset, "t")
     model = BatteryModel(preset, home)
     model.publish({"unplugged": False, "set": {}})
-    model.step(1.0, 1.0, {})
+    model.step(1.0, 1.0, {}, {2000: 0.75, 10123: 0.25})
     model.publish_rails()
     box = Sandbox.boot(home, preset)
     try:
@@ -169,6 +190,9 @@ def test_phone_commands_in_the_sandbox(tmp_path: Path) -> None:
         assert [r.rail for r in snap.rails] == [r.rail for r in preset.odpm_rails]
         big = snap.by_rail()["S2M_VDD_CPUCL2"].energy_uws          # 1 s with one busy core
         assert big == pytest.approx((0.006 + 0.5 * preset.active_w_per_core) * 1e6, abs=10)
+        active = 0.5 * preset.active_w_per_core * 1e6                 # its CPU-driven part, by uid
+        assert snap.attribution_uws["CPUCL2"] == pytest.approx({2000: 0.75 * active, 10123: 0.25 * active}, abs=10)
+        assert "GPU" not in snap.attribution_uws and snap.consumers_uws["GPU"] == pytest.approx(0.004e6, abs=10)
     finally:
         box.kill()
 

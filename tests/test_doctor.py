@@ -4,13 +4,15 @@ low RAM. (device_tests/test_doctor.py runs the same checks against the virtual p
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
 from android_harness.adb import DeviceEntry
 from android_harness.battery_parse import parse_dumpsys_battery
-from android_harness.doctor import FAIL, INFO, OK, STOP_CHARGING, WARN, DoctorFacts, adb_verdict, session_can_run, verdicts
-from android_harness.profile import DeviceProfile
+from android_harness.doctor import (FAIL, INFO, OK, STOP_CHARGING, WARN, DoctorFacts, adb_verdict, rail_facts,
+                                    session_can_run, verdicts)
+from android_harness.profile import DeviceProfile, infer_convention
 
 GB = 2**30
 
@@ -106,6 +108,8 @@ def test_charging_is_a_warning_with_how_to_stop_it():
     ({"profile": dataclasses.replace(PROFILE, convention_source="default sign (status=Full, current_now=0)")},
      "power counters", WARN, "the sign is a guess"),
     ({"rails": ["S2M_VDD_CPUCL2", "S3M_VDD_CPUCL1", "VSYS_PWR_DISPLAY"]}, "ODPM rails", OK, "3 rails: S2M_VDD_CPUCL2"),
+    ({"rails_error": "IPowerStats dump: the energy meter table has no end banner (output cut short?)"}, "ODPM rails",
+     WARN, "unreadable: IPowerStats dump: the energy meter table has no end banner"),
     ({"thermal_c": 47.2}, "thermal", WARN, "let the phone cool"),
     ({"thermal_c": None}, "thermal", INFO, "no readable thermal zone"),
     ({"mem_available": 300 * 2**20}, "RAM", WARN, "0.29 GB available"),
@@ -117,3 +121,26 @@ def test_each_line_says_what_is_wrong(over, name, verdict, words):
     c = by_name(verdicts(facts(**over)))[name]
     assert c.verdict == verdict and words in c.found + " " + c.fix, c
     assert c.blocks_session == (name == "storage" and verdict == FAIL)
+
+
+def test_rails_line_names_why_a_dump_was_not_read():
+    """A real Pixel dump (consumers with per-uid rows) gives its rails; a phone without the service is
+    INFO; another command's output or a cut dump is a WARN naming it, never "no power monitor"."""
+    data = Path(__file__).parent / "data" / "power"
+    rails, why = rail_facts((data / "ipowerstats_pixel6_hal2.txt").read_text())
+    assert len(rails) == 16 and "S2S_VDD_G3D" in rails and why == ""
+    assert rail_facts("Can't find service: android.hardware.power.stats.IPowerStats/default\n") == (None, "")
+    rails, why = rail_facts("9,0,i,vers,36,214,TQ3A,TQ3A\n9,0,l,bt,0,8504622,2170411\n")
+    assert rails is None and why.startswith("this is `dumpsys batterystats --checkin` output")
+    c = by_name(verdicts(facts(rails=rails, rails_error=why)))["ODPM rails"]
+    assert c.verdict == WARN and "batterystats --checkin" in c.found and "no on-device power monitor" not in c.found + c.fix
+
+
+def test_an_idle_phone_in_uA_reads_as_uA_in_the_profile_and_the_doctor():
+    """8 mA while idle, printed in uA: the probe's unit rule is the trace's (P = V*I), so the doctor
+    shows uA, not the 8 A that a 'below 20000 means mA' rule made of it."""
+    unit, sign, how = infer_convention(-8000, "Discharging", 3_870_000)
+    p = dataclasses.replace(PROFILE, current_unit=unit, current_positive_when=sign, convention_source=how)
+    c = by_name(verdicts(facts(profile=p, counters={"current_now": "-8000", "voltage_now": "3870000",
+                                                    "charge_counter": "2900000"})))["power counters"]
+    assert c.verdict == OK and "current in uA, positive when charging" in c.found, c

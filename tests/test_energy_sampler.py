@@ -166,7 +166,7 @@ def test_python_sampler_snapshots_odpm_rails(tmp_path, how):
         assert series.fmt == "iio" and series.rails == ["S2M_VDD_CPUCL2", "S2S_VDD_G3D"]
         assert series.total_j[0] == pytest.approx(3000e-6)
     else:
-        assert series.fmt == "hal" and len(series.rails) == 8
+        assert series.fmt == "hal" and len(series.rails) == 16
 
 
 def test_appending_a_second_run_keeps_one_header(tmp_path):

@@ -16,7 +16,9 @@ CASES = json.loads((DATA / "parser_cases.json").read_text())
 
 
 def _text(case: dict) -> str:
-    return (DATA / case["file"]).read_text() if "file" in case else "\n".join(case["lines"]) + "\n"
+    if "file" in case:
+        return (DATA / case["file"]).read_text()
+    return "\n".join(case["lines"]) + ("" if case.get("cut_mid_line") else "\n")
 
 
 def _view(case: dict, text: str) -> dict:
@@ -29,6 +31,8 @@ def _view(case: dict, text: str) -> dict:
         out = {"fmt": snap.fmt, "rails": len(snap.rails), "elapsed_ms": snap.elapsed_ms, "timestamp_ms": snap.timestamp_ms}
         for r in snap.rails:
             out[f"uws:{r.rail}"], out[f"subsystem:{r.rail}"] = r.energy_uws, r.subsystem
+        out.update({f"consumer:{name}": uws for name, uws in snap.consumers_uws.items()})
+        out.update({f"uid:{name}:{uid}": uws for name, rows in snap.attribution_uws.items() for uid, uws in rows.items()})
         return out
     if kind in ("perfetto_textproto", "trace_processor_csv"):
         p = (parse_perfetto_textproto if kind == "perfetto_textproto" else parse_trace_processor_counters)(text)

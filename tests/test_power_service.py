@@ -55,8 +55,20 @@ def test_iio_files_are_preferred_to_dumpsys():
 def test_dumpsys_when_no_readable_iio_and_none_without_odpm():
     dev = FakeDevice([], (DATA / "ipowerstats_pixel6_hal2.txt").read_text())
     src = power.detect_rails(dev)
-    assert src.files == () and src.cmd == f"dumpsys {power.POWER_STATS_SERVICE}" and src.rails == 8
+    assert src.files == () and src.cmd == f"dumpsys {power.POWER_STATS_SERVICE}" and src.rails == 16
     assert power.detect_rails(FakeDevice([], (DATA / "ipowerstats_no_odpm.txt").read_text())) is None
+
+
+def test_an_unreadable_rail_dump_falls_back_loudly(caplog):
+    """A cut dump is not a phone without rails: the session falls back to the battery counters and
+    the log says why (a phone without the service stays quiet)."""
+    cut = (DATA / "ipowerstats_pixel6_hal2.txt").read_text()[:-80]
+    with caplog.at_level("WARNING", logger=power.__name__):
+        assert power.detect_rails(FakeDevice([], cut)) is None
+        assert power.detect_rails(FakeDevice([], (DATA / "ipowerstats_no_odpm.txt").read_text())) is None
+    assert [r.getMessage() for r in caplog.records] == [
+        "[fake] ODPM rails unreadable (dumpsys android.hardware.power.stats.IPowerStats/default), energy comes from "
+        "the battery counters: IPowerStats dump: the energy meter table has no end banner (output cut short?)"]
 
 
 @pytest.mark.parametrize("use_shell", [False, True])

@@ -129,7 +129,8 @@ def test_header_fields_and_no_miro_legend_when_miro_was_off_in_headless_chromium
     assert rows["replay"].startswith("EM 200, SB 400") and "Miro off" in rows["replay"]
     assert rows["sparcl"].startswith("sparsity 0.75 (unstructured), TDM on")
     assert rows["device"].startswith("Pixel 7 (edgecl vphone) (SIMULATED virtual phone), build edgecl/panther")
-    assert rows["energy"].startswith("battery fuel gauge, current_now x voltage_now from /sys/class/power_supply/battery")
+    assert rows["energy"].startswith("battery coulomb counter, charge_counter x voltage_now from "
+                                     "/sys/class/power_supply/battery")      # the counter the sessions used
     assert "SIMULATED" in rows["energy"]
     m = re.search(r'data-images-loaded="([^"]*)"', dom)
     assert m is not None and m.group(1) == "all:4", m                  # every figure but accuracy vs energy

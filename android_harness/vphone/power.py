@@ -12,6 +12,7 @@ import asyncio
 import json
 import os
 import random
+import struct
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -41,6 +42,11 @@ def write_attribute(path, value: str) -> None:
 CTL_KEYS = ("unplugged", "ac", "usb", "wireless", "status", "level", "temp", "present", "counter", "invalid")
 
 
+def _mws(uws: float) -> float:
+    """What the HAL prints for an energy: ``static_cast<float>(energyUWs) / 1000.0`` (int64 uWs)."""
+    return struct.unpack("f", struct.pack("f", float(int(uws))))[0] / 1000.0
+
+
 def _stat(pid: str) -> tuple[int, int, int] | None:
     """(ppid, starttime, utime+stime ticks) from /proc/<pid>/stat, or None if it vanished."""
     try:
@@ -52,28 +58,51 @@ def _stat(pid: str) -> tuple[int, int, int] | None:
     return int(rest[1]), int(rest[19]), int(rest[11]) + int(rest[12])
 
 
+OVERFLOW_UID = 65534      # what a namespace shows for a uid it does not map (the kernel's overflowuid)
+
+
+def _phone_uid(pid: int) -> int:
+    """The uid of ``pid`` as the phone sees it: its real uid mapped back through its user namespace's
+    uid_map (``OVERFLOW_UID`` if unmapped, or if the process vanished meanwhile)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            host = next(int(ln.split()[1]) for ln in f if ln.startswith("Uid:"))
+        with open(f"/proc/{pid}/uid_map") as f:
+            maps = [tuple(map(int, ln.split())) for ln in f if ln.strip()]
+    except (OSError, StopIteration, ValueError):
+        return OVERFLOW_UID
+    return next((inside + host - outside for inside, outside, count in maps if outside <= host < outside + count),
+                OVERFLOW_UID)
+
+
 class CpuMeter:
-    """CPU seconds used by the phone's processes (``is_ours(pid)``) since the previous ``sample()``."""
+    """CPU seconds used by the phone's processes (``is_ours(pid)``) since the previous ``sample()``;
+    ``by_uid`` splits the last sample by the phone uid that ran it (the HAL's per-app attribution)."""
 
     def __init__(self, is_ours: Callable[[int], bool]) -> None:
         self._is_ours = is_ours
-        self._ours: dict[tuple[int, int], bool] = {}     # (pid, starttime) -> ours?
+        self._ours: dict[tuple[int, int], int | None] = {}   # (pid, starttime) -> phone uid if ours, else None
         self._last: dict[tuple[int, int], int] = {}      # (pid, starttime) -> cpu ticks
+        self.by_uid: dict[int, float] = {}
 
     def sample(self) -> float:
-        ticks, now, alive = 0, {}, set()
+        ticks, now, alive, by_uid = 0, {}, set(), {}
         for name in os.listdir("/proc"):
             if not name.isdigit() or (st := _stat(name)) is None:
                 continue
             key = (int(name), st[1])
             alive.add(key)
             if key not in self._ours:
-                self._ours[key] = self._is_ours(key[0])
-            if self._ours[key]:
-                ticks += st[2] - self._last.get(key, 0)
+                self._ours[key] = _phone_uid(key[0]) if self._is_ours(key[0]) else None
+            uid = self._ours[key]
+            if uid is not None:
+                used = st[2] - self._last.get(key, 0)
+                ticks += used
+                by_uid[uid] = by_uid.get(uid, 0) + used
                 now[key] = st[2]
         self._last = now
         self._ours = {k: v for k, v in self._ours.items() if k in alive}
+        self.by_uid = {uid: t / _CLK_TCK for uid, t in by_uid.items() if t > 0}
         return max(ticks, 0) / _CLK_TCK
 
 
@@ -92,12 +121,14 @@ class BatteryModel:
     _last_power_w: float = 0.0
     _last_busy: float = 0.0
     rail_uws: list[float] = field(init=False)       # ODPM accumulators since boot, microwatt-seconds
+    uid_uws: list[dict[int, float]] = field(init=False)   # per rail: its CPU-driven energy by phone uid
     boot_monotonic: float = field(default_factory=time.monotonic)
 
     def __post_init__(self) -> None:
         self.charge_uah = self.preset.battery_mah * 1000 * self.soc_start
         self._rng = random.Random(self.seed)
         self.rail_uws = [0.0] * len(self.preset.odpm_rails)
+        self.uid_uws = [{} for _ in self.preset.odpm_rails]
 
     @property
     def soc(self) -> float:
@@ -110,13 +141,19 @@ class BatteryModel:
         unplugged = bool(ctl.get("unplugged")) and self.preset.unplug_stops_charging
         return not unplugged and self.soc < 0.999
 
-    def step(self, dt: float, cpu_s: float, ctl: dict) -> None:
+    def step(self, dt: float, cpu_s: float, ctl: dict, cpu_by_uid: dict[int, float] | None = None) -> None:
+        """Advance ``dt`` seconds in which the phone used ``cpu_s`` CPU seconds (``cpu_by_uid``: split by
+        phone uid; each rail's CPU-driven energy is attributed to the uids in that proportion)."""
         p = self.preset
         busy = min(cpu_s / dt, p.cores) if dt > 0 else 0.0
         cpu_w = min(busy * p.active_w_per_core, p.max_soc_w)
         power_w = p.idle_w + cpu_w
         for i, rail in enumerate(p.odpm_rails):
             self.rail_uws[i] += (rail.idle_w + rail.cpu_share * cpu_w) * dt * 1e6
+            if rail.cpu_share and cpu_s > 0:
+                acc = self.uid_uws[i]
+                for uid, used in (cpu_by_uid or {}).items():
+                    acc[uid] = acc.get(uid, 0.0) + rail.cpu_share * cpu_w * dt * 1e6 * used / cpu_s
         load_a = power_w / self.ocv_v()
         charge_a = (p.charge_ma / 1000) * min(1.0, (1 - self.soc) * 20) if self.charging(ctl) else 0.0
         net_a = charge_a - load_a
@@ -154,17 +191,25 @@ class BatteryModel:
 
     def power_stats_dump(self) -> str:
         """``dumpsys android.hardware.power.stats.IPowerStats/default`` as the Pixel HAL prints it
-        (tests/data/power/ipowerstats_pixel6_hal2.txt): accumulators since boot, printed in mWs."""
-        rails = list(zip(self.preset.odpm_rails, self.rail_uws))
+        (hardware/google/pixel ``powerstats/PowerStatsAidl.cpp``, tests/data/power/ipowerstats_pixel6_hal2.txt):
+        its printf formats, energies as ``(float)uWs / 1000`` mWs. Each energy consumer (a rail with a
+        consumer name) is followed by its per-app rows, ``  %10d - %14.2f mWs``: the rail's CPU-driven
+        energy by phone uid, from the CPU time each uid's processes used (a Pixel attributes its GPU
+        and TPU consumers this way, from each uid's time in their frequency states)."""
+        rails = list(zip(self.preset.odpm_rails, self.rail_uws, self.uid_uws))
         lines = ["", "============= PowerStats HAL 2.0 state residencies ==============",
-                 "            Entity                State         Total time       Total entries   Last entry tstamp",
+                 "  %16s   %18s   %16s   %15s   %17s" % ("Entity", "State", "Total time", "Total entries",
+                                                        "Last entry tstamp"),
                  "========== End of PowerStats HAL 2.0 state residencies ==========", "",
                  "============= PowerStats HAL 2.0 energy consumers =============="]
-        lines += [f"{r.consumer:<12} : {uws / 1000:14.2f} mWs" for r, uws in rails if r.consumer]
+        for r, uws, by_uid in rails:
+            if r.consumer:
+                lines.append("%-12s : %14.2f mWs" % (r.consumer, _mws(uws)))
+                lines += ["  %10d - %14.2f mWs" % (uid, _mws(e)) for uid, e in sorted(by_uid.items())]
         lines += ["========== End of PowerStats HAL 2.0 energy consumers ==========", "",
                   "============= PowerStats HAL 2.0 energy meter ==============",
-                  f"{'Channel':>34}    Cumulative Energy"]
-        lines += [f"{'[' + r.rail + ']:' + r.subsystem:>32}   {uws / 1000:14.2f} mWs" for r, uws in rails]
+                  "  %32s   %18s" % ("Channel", "Cumulative Energy")]
+        lines += ["  %32s   %14.2f mWs" % (f"[{r.rail}]:{r.subsystem}", _mws(uws)) for r, uws, _ in rails]
         lines += ["========== End of PowerStats HAL 2.0 energy meter ==========", ""]
         return "\n".join(lines)
 
@@ -201,7 +246,7 @@ async def run_power_model(model: BatteryModel, meter: CpuMeter, gauge_period_s: 
         cpu_s = await loop.run_in_executor(None, meter.sample)
         now = time.monotonic()
         ctl = read_ctl(model.home)
-        model.step(now - last, cpu_s, ctl)
+        model.step(now - last, cpu_s, ctl, meter.by_uid)
         last = now
         await loop.run_in_executor(None, model.publish_rails)
         if now - last_pub >= gauge_period_s:

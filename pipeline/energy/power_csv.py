@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from android_harness.power_number import finite_number
+from android_harness.power_text_kind import refuse_foreign
 from pipeline.errors import PowerError
 
 COLUMNS = ("t", "current", "voltage", "charge_counter", "capacity", "status", "temp")
@@ -77,6 +78,8 @@ def parse_power_csv(text: str, path: str = "power.csv") -> RawPowerCsv:
             header = [c.strip() for c in cells]
             missing = [c for c in COLUMNS if c not in header]
             if missing:
+                refuse_foreign(text, "an edgecl power.csv", f"{path} must be the file the power sampler "
+                               "wrote (`edgecl trace` or a run's sessions/<id>/power.csv)")
                 raise PowerError(f"{path} line {n}: header lacks column(s) {', '.join(missing)}; "
                                  f"expected {','.join(COLUMNS)}")
             continue

@@ -4,7 +4,7 @@ The pitfalls (android.md B): vendors differ in current units (uA/mA) and sign (p
 out of the battery); a phone on USB is charging even after ``dumpsys battery unplug``; fuel gauges
 refresh every 1-30 s, so many samples repeat; and counters are only trustworthy over long windows,
 which the cross-check of integrated current against ``charge_counter`` makes visible.
-Every field is bounded (pipeline/energy/units.py): a value no phone can report (voltage 0, 1e15 uA,
+Every field is bounded (android_harness/power_units.py): a value no phone can report (voltage 0, 1e15 uA,
 capacity 250 %) is a PowerError naming the file, line and field, never a number.
 
 Sign convention inside edgecl: ``discharge_a`` and ``power_w`` are positive when the battery feeds
@@ -19,13 +19,12 @@ from typing import Any
 
 import numpy as np
 
+from android_harness.power_units import (CURRENT_SCALE, NOMINAL_V, VOLTAGE_SCALE, VOLTAGE_V, current_unit,
+                                         sign_from_status, voltage_unit)
 from pipeline.energy.gauge import refreshes
 from pipeline.energy.power_csv import RawPowerCsv
-from pipeline.energy.units import (CURRENT_SCALE, VOLTAGE_SCALE, VOLTAGE_V, current_unit, sign_from_status,
-                                  voltage_unit)
 from pipeline.errors import PowerError
 
-NOMINAL_V = 3.85                 # used only when voltage_now is unreadable (said in warnings)
 CHARGING_INTO_A = 0.05           # a net current this large INTO the battery counts as charging
 EXTERNAL_POWER_STATUS = ("Charging", "Full", "Not charging")   # "Not charging" = plugged, charge paused
 SLOW_GAUGE_S = 5.0               # a counter unchanged this long: energies need long windows

@@ -106,7 +106,20 @@ def _device(data: ResultsData) -> str:
             f"Android SDK {p.get('sdk', '?')}, {p.get('abi') or '?'}, serial {p.get('serial') or '?'}")
 
 
+_COUNTERS = {   # EnergyRow.source (pipeline.energy.counters.SOURCES) -> the counter, as the header names it
+    "odpm_rails": "on-device power monitor (ODPM) rails: the PowerStats HAL's energy accumulators summed over "
+                  "the rails it monitors, not the whole battery (rails.txt, read on the phone)",
+    "energy_counter": "battery energy counter, energy_now from {where}",
+    "charge_counter": "battery coulomb counter, charge_counter x voltage_now from {where}",
+    "current_gauge": "battery fuel gauge, current_now x voltage_now from {where} sampled on the phone{units}",
+    "current_samples": "battery fuel gauge, current_now x voltage_now from {where} sampled on the phone and "
+                       "integrated sample by sample{units}",
+}
+
+
 def _energy_source(data: ResultsData) -> str:
+    """The counter(s) the session figures came from (each session's energy rows name theirs), so the
+    header says what the tables say."""
     power = data.spec.get("power") or {}
     traced = [s for s in data.sessions if s.trace is not None]
     if power and not power.get("enabled", True):
@@ -116,14 +129,31 @@ def _energy_source(data: ResultsData) -> str:
     p = data.profile or {}
     conv = traced[0].trace.convention
     where = p.get("power_supply_dir") or "the battery's power_supply folder"
-    out = (f"battery fuel gauge, current_now x voltage_now from {where} sampled on the phone "
-           f"(current in {conv.get('current_unit', p.get('current_unit', '?'))}, positive when "
-           f"{conv.get('current_positive_when', p.get('current_positive_when', '?'))})")
+    units = (f" (current in {conv.get('current_unit', p.get('current_unit', '?'))}, positive when "
+             f"{conv.get('current_positive_when', p.get('current_positive_when', '?'))})")
     if power.get("rate_hz"):
-        out += f" at {power['rate_hz']:g} Hz asked"
+        units += f" at {power['rate_hz']:g} Hz asked"
+    sessions: dict[str, int] = {}
+    for s in data.sessions:
+        for src in {r.source for r in s.rows if r.kind == "session" and r.source}:
+            sessions[src] = sessions.get(src, 0) + 1
+    if not sessions:
+        out = "not measured: no session has an energy figure (the problems list says why)"
+    else:
+        ordered = sorted(sessions, key=_rank)
+        parts = [_COUNTERS.get(src, src).format(where=where, units=units) for src in ordered]
+        if len(ordered) > 1:
+            parts = [f"{part} ({sessions[src]} session{'s' if sessions[src] > 1 else ''})"
+                     for part, src in zip(parts, ordered)]
+        out = "; ".join(parts)
     if data.simulated:
         out += "; SIMULATED: the virtual phone's power model, not a measurement"
     return out
+
+
+def _rank(source: str) -> int:
+    order = list(_COUNTERS)
+    return order.index(source) if source in order else len(order)
 
 
 def run_header(data: ResultsData) -> list[tuple[str, str, str]]:

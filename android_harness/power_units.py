@@ -1,21 +1,31 @@
-"""Units and sign of raw battery counters, decided by magnitude AND physical plausibility.
+"""Units and sign of raw battery counters, decided by magnitude AND physical plausibility: the one
+rule the device profile's probe (``profile.py``) and the host's trace normalisation
+(``pipeline.energy.trace``) both apply, so ``doctor`` and a measurement never disagree.
 
-A fuel gauge's ``current_now`` is in uA on most phones and mA on some (android.md B, "What vendors
-do"). Magnitude alone misreads small currents: 15 mA printed in uA is 15000, which a "below 20000
-means mA" rule takes as 15 A, 57 W. The rule here asks which unit gives a battery power
-P = V * |I| that a phone can draw (0.05-15 W while discharging): with V ~ 3.9 V the two readings
-are disjoint (uA: |raw| 12.8k-3.8M, mA: |raw| 13-3.8k), so at most one fits, and when none fits
-the trace is refused with the field and the profile key that would override the unit.
+A fuel gauge's ``current_now`` is in uA on most phones and mA on some (vendors differ). Magnitude
+alone misreads small currents: 8 mA printed in uA is 8000, which a "below 20000 means mA" rule
+takes as 8 A, 31 W. The rule here asks which unit gives a battery power P = V * |I| that a phone
+can draw while discharging: from a phone asleep with its screen off (~4 mA, 0.016 W) to 15 W.
+The range spans less than the factor 1000 between the units, so the two readings are disjoint at
+any cell voltage (at 3.9 V, uA: |raw| 4.1k-3.8M, mA: |raw| 4.1-3846) and at most one fits; when
+none fits the trace is refused with the field and the profile key that would override the unit.
+While charging (0.016-150 W) both may fit: then the profile's unit, else uA, the common one.
+Below ~4 mA (a phone in deep sleep with its radios off) a uA reading is also a plausible mA one
+(3000 is 12 W as mA): there the unit must be set in the profile override, which is held to a
+wider floor (``OVERRIDE_FLOOR_W``, ~1.5 mA) that still refuses mA data declared uA (0.5 A as uA
+is 0.002 W).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.errors import PowerError
+from android_harness.errors import PowerError
 
-DISCHARGE_W = (0.05, 15.0)        # plausible whole-phone battery power while discharging
-CHARGE_W = (0.05, 150.0)          # while charging (fast chargers reach ~100 W at the battery)
+DISCHARGE_W = (0.016, 15.0)       # plausible whole-phone battery power while discharging (ratio < 1000)
+OVERRIDE_FLOOR_W = 0.006          # ~1.5 mA: below any phone that is on, so an overridden unit this low is wrong
+CHARGE_W = (0.016, 150.0)         # while charging (fast chargers reach ~100 W at the battery; a full battery trickles)
 VOLTAGE_V = (2.5, 5.5)            # a Li-ion cell's terminal voltage
+NOMINAL_V = 3.85                  # used only when voltage_now is unreadable (said where used)
 CURRENT_SCALE = {"uA": 1e-6, "mA": 1e-3}
 VOLTAGE_SCALE = {"uV": 1e-6, "mV": 1e-3, "V": 1.0}
 OVERRIDE_HINT = "set it in a device profile override (TOML key {key!r}, `--profile-override`)"
@@ -53,9 +63,9 @@ def current_unit(median_abs_raw: float, volts: float, charging: bool, declared: 
     state = "charging" if charging else "discharging"
     shown = ", ".join(f"{w:.3g} W as {u}" for u, w in watts.items())
     if declared != "auto" and declared_is_override:
-        if declared not in fits:
+        if not OVERRIDE_FLOOR_W <= watts[declared] <= hi:
             raise PowerError(f"current_now median |{median_abs_raw:g}| at {volts:.2f} V gives {shown}; the overridden "
-                             f"current_unit={declared!r} puts a {state} phone outside {lo}-{hi} W "
+                             f"current_unit={declared!r} puts a {state} phone outside {OVERRIDE_FLOOR_W}-{hi} W "
                              f"({OVERRIDE_HINT.format(key='current_unit')})")
         return UnitChoice(declared, "profile override")
     if not fits:
