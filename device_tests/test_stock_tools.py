@@ -120,8 +120,9 @@ def test_setprop_getprop_round_trip_and_user_build_limits(device: AndroidDevice)
 
 def test_the_daemons_bound_what_a_phone_process_sends(device: AndroidDevice) -> None:
     """An oversized request is refused; a client that never finishes its request holds no one up."""
-    big = device.shell("head -c 70000 /dev/zero | toybox nc -U /dev/socket/property_service")
-    assert big.stdout == "1 request over 65536 bytes\n"
+    # nc may still be writing the rest when the daemon answers and hangs up: SIGPIPE (141) is its exit then
+    big = device.shell("head -c 70000 /dev/zero | toybox nc -U /dev/socket/property_service", check=False)
+    assert big.stdout == "1 request over 65536 bytes\n" and big.exit_code in (0, 141), big
     device.shell("for i in 1 2 3; do setsid sh -c 'sleep 30 | toybox nc -U /dev/socket/logdw' "
                  "</dev/null >/dev/null 2>&1 & done")
     assert device.shell("setprop debug.edgecl.y 1; getprop debug.edgecl.y; log -t EdgeclBusy ok").stdout == "1\n"
