@@ -5,7 +5,7 @@ Every device is probed the same way, a vphone included: storage under ``/data/lo
 the battery found by scanning ``/sys/class/power_supply/*`` for one with ``current_now``, thermal
 zones under ``/sys/class/thermal``, ``/proc/meminfo``. A vphone only says that it is one
 (``getprop edgecl.vphone`` = 1) so reports label its figures simulated. Current units are
-inferred from magnitude and the sign convention from ``status`` (android.md B); both can be
+inferred from magnitude and the sign convention from ``status``; both can be
 overridden.
 """
 from __future__ import annotations

@@ -9,7 +9,7 @@ reads it), ``ipowerstats.txt`` (the PowerStats HAL dump the power model rewrites
 a phone with ODPM rails, under a first line saying when its accumulators were read), ``ipowerstats.prev``
 (the previous ``delta`` dump's snapshot, as the HAL keeps it) and ``powerctl`` (a FIFO: ``reboot``
 writes to it, as init's sys.powerctl). The battery commands do what Android's BatteryService shell
-commands do (android.md B).
+commands do.
 """
 from __future__ import annotations
 

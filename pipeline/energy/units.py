@@ -1,7 +1,6 @@
 """Units and sign of raw battery counters, decided by magnitude AND physical plausibility.
 
-A fuel gauge's ``current_now`` is in uA on most phones and mA on some (android.md B, "What vendors
-do"). Magnitude alone misreads small currents: 15 mA printed in uA is 15000, which a "below 20000
+A fuel gauge's ``current_now`` is in uA on most phones and mA on some. Magnitude alone misreads small currents: 15 mA printed in uA is 15000, which a "below 20000
 means mA" rule takes as 15 A, 57 W. The rule here asks which unit gives a battery power
 P = V * |I| that a phone can draw (0.05-15 W while discharging): with V ~ 3.9 V the two readings
 are disjoint (uA: |raw| 12.8k-3.8M, mA: |raw| 13-3.8k), so at most one fits, and when none fits
