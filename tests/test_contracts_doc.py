@@ -1,4 +1,4 @@
-"""docs/contracts.md names only what exists: every module, function, class and repository file it
+"""docs/contracts.md (and docs/architecture.md's file list) names only what exists: every module, function, class and repository file it
 cites in backticks resolves (a module imports, an attribute is found on it, a file is in the tree)."""
 from __future__ import annotations
 
@@ -53,6 +53,13 @@ def test_every_file_named_exists() -> None:
     assert len(paths) > 10
     missing = sorted(p for p in paths if not (REPO / p).exists())
     assert not missing, f"docs/contracts.md names files that are not in the repository: {missing}"
+
+
+def test_every_file_architecture_md_names_exists() -> None:
+    text = (REPO / "docs" / "architecture.md").read_text()
+    paths = {m.group(1) for span in CODE.findall(text) for w in re.split(r"[\s,;]+", span) if (m := PATH.match(w))}
+    assert len(paths) > 20
+    assert not sorted(p for p in paths if not (REPO / p).exists())
 
 
 def test_the_check_catches_a_name_that_does_not_exist() -> None:
