@@ -1,30 +1,18 @@
-"""``AndroidDevice``: a thin object composing the adb transport, the device profile and services.
+"""``AndroidDevice``: a thin object composing the adb transport and the device profile.
 
-Mobly-style lifecycle: services start in registration order and stop in reverse; ``stop`` never
-raises; ``pause``/``resume`` wrap a USB cut. Nothing is forwarded implicitly: every device call is
-a named method here or on ``adb``.
+Nothing is forwarded implicitly: every device call is a named method here or on ``adb``.
 """
 from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Protocol, Sequence
+from typing import Sequence
 
 from android_harness.adb import Adb, RemoteStat, ServerAddress, ShellResult
 from android_harness.discovery import resolve_serial
 from android_harness.profile import DeviceProfile, load_profile
 
 log = logging.getLogger(__name__)
-
-
-class DeviceService(Protocol):
-    """What power, session or thermal services implement to ride the device's lifecycle."""
-
-    def start(self) -> None: ...
-    def stop(self) -> None: ...
-    def pause(self) -> None: ...
-    def resume(self) -> None: ...
-    def is_alive(self) -> bool: ...
 
 
 class AndroidDevice:
@@ -34,7 +22,6 @@ class AndroidDevice:
         self.log = logging.LoggerAdapter(log, {"serial": adb.serial})
         self._profile_override = profile_override
         self._profile: DeviceProfile | None = None
-        self._services: dict[str, DeviceService] = {}
 
     @classmethod
     def open(cls, serial: str | None = None, server: ServerAddress | None = None,
@@ -77,40 +64,3 @@ class AndroidDevice:
 
     def stat(self, remote: str) -> RemoteStat:
         return self.adb.stat(remote)
-
-    def register_service(self, name: str, service: DeviceService) -> None:
-        if name in self._services:
-            raise ValueError(f"{self.serial}: service {name!r} already registered")
-        self._services[name] = service
-
-    def service(self, name: str) -> DeviceService:
-        return self._services[name]
-
-    def start_services(self) -> None:
-        started = []
-        try:
-            for name, svc in self._services.items():
-                svc.start()
-                started.append(name)
-        except Exception:
-            for name in reversed(started):
-                self._stop_quietly(name)
-            raise
-
-    def stop_services(self) -> None:
-        for name in reversed(list(self._services)):
-            self._stop_quietly(name)
-
-    def pause_services(self) -> None:
-        for svc in reversed(list(self._services.values())):
-            svc.pause()
-
-    def resume_services(self) -> None:
-        for svc in self._services.values():
-            svc.resume()
-
-    def _stop_quietly(self, name: str) -> None:
-        try:
-            self._services[name].stop()
-        except Exception:
-            self.log.exception("stopping service %s failed", name)

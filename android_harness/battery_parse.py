@@ -1,7 +1,7 @@
 """Parser for ``dumpsys battery`` (host side, no adb here; ODPM rails: rail_parse.py, perfetto:
 perfetto_parse.py).
 
-``dumpsys battery`` is BatteryService.dumpInternal (android.md B): ``Current Battery Service state:``
+``dumpsys battery`` is BatteryService.dumpInternal: ``Current Battery Service state:``
 then ``  key: value`` lines (voltage in mV, temperature in 0.1 degC, charge counter in uAh); OEMs
 append their own lines, kept verbatim in ``extra``. Every known field is bounded: a level above the
 scale, a voltage of 0 or a temperature of 500 degC is a PowerError naming the field, not a value.

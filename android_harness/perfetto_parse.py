@@ -1,4 +1,4 @@
-"""Parsers for perfetto's ``android.power`` data source (android.md B): text-format trace packets
+"""Parsers for perfetto's ``android.power`` data source: text-format trace packets
 (``traceconv text``: ``battery {..}`` and ``power_rails {..}``) and trace_processor CSV of counter
 tracks (``ts,name,value``: ``batt.*`` battery counters, ``power.<rail>_uws`` rail energies).
 

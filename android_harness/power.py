@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from android_harness.battery_parse import BatteryState, parse_dumpsys_battery
 from android_harness.power_shell import shell_sampler_script
-from android_harness.rail_parse import NoRailsError, RailSnapshot, parse_rails
+from android_harness.rail_parse import NoRailsError, parse_rails
 from android_harness.shell_quote import detached, quote
 from android_harness.errors import AdbError, DeviceError, PowerError
 
@@ -334,14 +334,5 @@ def battery_state(device: "AndroidDevice") -> BatteryState | None:
     res = device.shell(["dumpsys", "battery"], check=False, timeout=20)
     try:
         return parse_dumpsys_battery(res.stdout)
-    except PowerError:
-        return None
-
-
-def rail_snapshot(device: "AndroidDevice") -> RailSnapshot | None:
-    """Cumulative ODPM rail energies (Pixel 6 and later), or None on phones without them."""
-    res = device.shell(["dumpsys", POWER_STATS_SERVICE], check=False, timeout=30)
-    try:
-        return parse_rails(res.stdout)
     except PowerError:
         return None

@@ -60,9 +60,6 @@ class RailSnapshot:
     def by_rail(self) -> dict[str, RailEnergy]:
         return {r.rail: r for r in self.rails}
 
-    def total_uws(self) -> float:
-        return float(sum(r.energy_uws for r in self.rails))
-
 
 def _energy(text: str, scale: float, where: str) -> float:
     try:

@@ -3,7 +3,7 @@
 Exports each model's training program (bench/export_step.py's configuration: batch 32, 50% weight
 masks, DER++-shaped batch) with ``fast_passes`` off and on, runs ``forward_backward`` with ETDump
 enabled, and sums each kernel's time per step (the minimum over the repeats of every instruction,
-so a busy shared host inflates it less). This is the profile behind issue 9's passes.
+so a busy shared host inflates it less). This is the profile behind the export's speed passes.
 
 Run: ``python bench/et_op_profile.py [--models small_cnn,mlp] [--repeats 5] [--top 8]``
 """

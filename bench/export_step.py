@@ -112,8 +112,8 @@ def markdown(command: str, rows: list[dict], env: str) -> str:
         shape, width = CONFIGS[m]
         lines.append(f"| {m} | {'x'.join(map(str, shape))}, width {width or 'default'} | {by[(m, 'eager_step_ms')]:.2f} | "
                      + " | ".join(cells) + " |")
-    lines += ["", "`executorch` runs the issue-9 speed passes (convolution as im2col + bmm, etc.; per-kernel profile in "
-              "the issue-9 section); `executorch_nofast` is the same program on the portable convolution kernels. ORT "
+    lines += ["", "`executorch` runs the export's speed passes (convolution as im2col + bmm, etc.; per-kernel profile in "
+              "the graph-passes section); `executorch_nofast` is the same program on the portable convolution kernels. ORT "
               "and eager use their default thread pools on this host. Host CPU measurements (no device), each runtime "
               "in its own process."]
     return "\n".join(lines)

@@ -10,7 +10,7 @@ row: from the SAME profiling runs its choice per task is computed; when every ch
 is Miro's run (identical sessions), else it runs for real. Energies: ``bench/miro_figures.py``.
 The static run chosen in advance is the paper-style default ([replay]), fixed before any result; the
 oracle is Miro's rule applied in hindsight to the static runs' final accuracy and energy.
-Goals (issue 15): CE >= 0.9x the oracle, >= 1.3x the best static chosen in advance, profiling <= 10%
+Goals: CE >= 0.9x the oracle, >= 1.3x the best static chosen in advance, profiling <= 10%
 of Miro's energy. All energy is measured on a virtual phone: simulated.
 
     nice -n 10 /work/main/.venv/bin/python bench/miro.py           # both data sets, 3 seeds (46 min measured, 2 loaded cores)

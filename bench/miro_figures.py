@@ -165,35 +165,12 @@ def goal_met(row: dict[str, Any]) -> str:
     return "yes" if (value >= float(bound) if op == ">=" else value <= float(bound)) else "no"
 
 
-WHY = [
-    "The previous run's 0.195x (bench/results/miro.json before issue 15) had four causes, each fixed here: "
-    "(1) its oracle was the unconstrained best CE, em200-sb500 at 81.9%, a configuration Miro's own rule (miro.md: keep "
-    "the top cutline share by accuracy, then the best accuracy / energy) rejects by design; Miro's rule applied in "
-    "hindsight to that run's own static figures picks em800-sb1000 (CE 5.09), and Miro's CE 4.78 was 0.939x of it. "
-    "The oracle is now that rule in hindsight; the unconstrained best CE stays a row without a goal.",
-    "(2) Task 1 ran the paper default (SB 2000) before any profiling: 35% of Miro's training energy. Now task 1 is "
-    "profiled too, from the export's initial state (start_task = 1: the model every later task descends from).",
-    "(3) Energies were the fuel gauge integrated over each window unshifted (the gauge publishes the previous period's "
-    "average): short sessions read as idle, which made the cheap static configurations look cheaper than they were and "
-    "Miro's 36 profiling sessions read 0.64 W (= idle), so its 6.1% profiling share was mostly unseen energy. Every "
-    "figure now comes from pipeline.energy.measure_session on the ODPM rails.",
-    "(4) With one subset fraction for all, a bigger candidate trained more profiling steps (2 vs 5 per epoch), which "
-    "ranked by training length; now every candidate trains the same steps on a subset of its own EM:SB ratio, and a "
-    "rank-only cutline no longer splits candidates closer than one standard error of the profiling evaluation.",
-    "Energy the choice uses: a profiling window (0.2-0.6 s) is shorter than 3 rail snapshots (~1 s apart), so it is "
-    "flagged imprecise and never used as the candidate's figure; the tuner then takes the previous task session's "
-    "precise J per step x the candidate's task steps, or the task steps alone when there is none yet (task 1). With one "
-    "model and batch, J/step hardly depends on EM/SB, so the measured and the EM+SB proxy variants rank alike here; "
-    "they differ where knobs change the per-step cost (sparsity, DDR, swap I/O).",
-]
-
-
 def markdown(command: str, env: str, rows: list[dict[str, Any]], notes: list[str]) -> str:
     lines = ["## Miro: online tuning vs static configurations vs the oracle (bench/miro.py)", "", f"`{command}`", "", env, "",
              "| figure | value | goal | met |", "|---|---|---|---|"]
     for r in rows:
         v = "-" if r["value"] is None else r["value"]
         lines.append(f"| {r['name']} {r['metric']} | {v} {r['unit']} | {r['goal']} | {goal_met(r)} |")
-    lines += ["", *(f"- {n}" for n in notes), "", "### Why Miro was at 0.195x the oracle, and what changed", "",
-              *(f"- {n}" for n in WHY)]
+    lines += ["", *(f"- {n}" for n in notes), "",
+              "Why an earlier run fell short of the oracle, and what changed (dated, not regenerated): bench/NOTES-2026-12.md"]
     return "\n".join(lines)

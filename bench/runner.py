@@ -208,7 +208,7 @@ def write_md(command: str, rows: list[dict], args: argparse.Namespace) -> None:
             f"{args.epochs} epochs), each measurement in its own process, {args.rounds} alternating rounds, medians. "
             "`bare` = `backend.train_step` over pre-assembled batches of the same shapes; `runner` = the whole device "
             "runner step (the engine: EM ∪ SB rows, swap plan and background reads, DER++ bookkeeping, events); swap 1.0 = swap every iteration. "
-            "The runner's own work per step is Python/numpy (~0.1-0.3 ms measured alone in one process): against a "
+            "The runner's own work per step is Python/numpy (measured alone: bench/NOTES-2026-12.md): against a "
             "sub-millisecond MLP step the 10% goal is out of reach; against a conv step it is within the noise of this "
             "shared host (see the per-round spread).", "",
             "| figure | value | goal |", "|---|---|---|"]

@@ -127,7 +127,7 @@ def test_cli_screen_and_exit_code(device: AndroidDevice, adb_server: ServerAddre
 
 @pytest.mark.parametrize("preset_name", ["galaxy_s21", "mi_a1"])
 def test_counter_units_and_sign_of_other_phones(adb_server: ServerAddress, edgecl_home: Path, preset_name: str) -> None:
-    """Samsung reports mA; the Mi A1 reports uA positive while DIScharging (android.md B): the power line
+    """Samsung reports mA; the Mi A1 reports uA positive while DIScharging: the power line
     says so, inferred on the phone, and the other lines follow the preset."""
     import os
 

@@ -1,4 +1,4 @@
-"""Energy by device time on the virtual phone (issue 15): a relaunched runner and a SIGSTOP'd runner
+"""Energy by device time on the virtual phone: a relaunched runner and a SIGSTOP'd runner
 each get their own phase, program loads are their own phases, nothing is lost or double-counted
 (the phases sum to the session, the session lies within the rails' difference around it), and a
 native-runner session on the stock phone (shell-only sampler on CLOCK_BOOTTIME) reports its energy

@@ -1,4 +1,4 @@
-"""Faults a session must survive or end cleanly on (issue: faults and bad input). Each case starts a real
+"""Faults a session must survive or end cleanly on . Each case starts a real
 session on the device and injects the fault from the device shell; the host's ``stream`` must end with a
 ``SessionError`` that says which fault, keep every event it had read, and leave the session folder."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A full disk on the phone (issue: faults and bad input), end to end through ``run_experiment``: a virtual
+"""A full disk on the phone end to end through ``run_experiment``: a virtual
 phone whose /data is a 64 MiB ext4 partition (preset field ``data_size_mb``: ``df`` reports it and a write
 past it fails with the kernel's ENOSPC), once as a stock phone (native runner) and once termux-style
 (Python runner, ONNX Runtime), both through the persistent runner.

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from android_harness.device.fileio import write_text_atomic
-from android_harness.device.spec_tables import REPLAY_METHODS
+from android_harness.device.methods import method
 from android_harness.device.paths import under_root
 from android_harness.session import SessionDriver, SessionHandle
 from android_harness.shell_quote import quote
@@ -55,7 +55,7 @@ def store_is_read(spec: "ExperimentSpec") -> bool:
     """Whether later tasks read the replay store's flash tier: a replay method builds its EM from it at
     every task start (android_harness/device/replay/em_build.py), swapping and Miro's swap candidates
     read it too. A run moved to another phone without it would start a task with an empty EM."""
-    replays = spec.train.method in REPLAY_METHODS and spec.replay.em_size > 0
+    replays = method(spec.train.method).replays and spec.replay.em_size > 0
     return replays or spec.replay.swap_ratio > 0 or spec.miro.enabled
 
 

@@ -17,7 +17,7 @@ TORCH_FREE = ("android_harness.device.runner", "android_harness.device.replay", 
 def _blocked(code: str, zip_path: Path) -> subprocess.CompletedProcess:
     """Run ``code`` with the zip first on sys.path, torch unimportable and the repo not on the path."""
     prelude = (f"import sys; sys.modules['torch'] = None; sys.path.insert(0, {str(zip_path)!r}); "
-               "sys.path[:] = [p for p in sys.path if not p.rstrip('/').endswith('/work/main')]; ")
+               "import os; sys.path[:] = [p for p in sys.path if not os.path.isdir(os.path.join(p or '.', 'android_harness'))]; ")
     return subprocess.run([sys.executable, "-c", prelude + code], capture_output=True, text=True, cwd="/", timeout=120)
 
 

@@ -1,4 +1,4 @@
-"""One training semantics, exact on host and device (issue 12; docs/semantics.md).
+"""One training semantics, exact on host and device (docs/semantics.md).
 
 For ER and DER++, SparCL off and on (TDM + DDR + DGM), ExecuTorch and ORT, one session per task as
 ``edgecl run`` does it, on sessions long enough for 5 TDM updates, 2 DDR removals and a dozen DGM

@@ -62,7 +62,7 @@ def test_parity_every_model(tmp_path, kind, runtime):
 
 @pytest.mark.parametrize("kind", ["small_cnn", "cnn1d", "mobilenet"])
 def test_parity_with_speed_passes(tmp_path, kind):
-    """ExecuTorch with ``fast_passes`` (issue 9's convolution rewrites): still eager's numbers.
+    """ExecuTorch with ``fast_passes`` (the convolution rewrites): still eager's numbers.
     A subset of models, because the rewrites double export time; they cover 2-D, 1-D, depthwise
     and pointwise convolutions and max-pooling."""
     run_parity(tmp_path, small_request(kind, "executorch", fast_passes=True))

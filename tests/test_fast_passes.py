@@ -1,4 +1,4 @@
-"""Issue 9's ExecuTorch speed passes: each is numerically equivalent (forward and gradients).
+"""The ExecuTorch speed passes: each is numerically equivalent (forward and gradients).
 
 Small shapes throughout. The ops-level tests check the im2col formulation against PyTorch's own
 convolution; the pass tests run the joint program before and after each pass (in PyTorch, and

@@ -1,4 +1,4 @@
-"""Layers import downward only (DESIGN.md): ``pipeline`` -> ``android_harness`` -> ``android_harness/device``.
+"""Layers import downward only (docs/architecture.md): ``pipeline`` -> ``android_harness`` -> ``android_harness/device``.
 
 Parsed from the source (ast), every import counted, also those inside functions:
 - no module of ``android_harness`` or ``models`` imports ``pipeline``;

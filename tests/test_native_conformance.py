@@ -1,5 +1,5 @@
 """The native runner implements docs/semantics.md: conformance with the Python runner, across ABIs,
-session layouts and a kill -9 (issue 13, "What it must show").
+session layouts and a kill -9.
 
 For ER and DER++, SparCL off and on (TDM + DDR + DGM; sessions long enough for >= 2 TDM updates,
 2 DDR removals and several DGM refreshes per task, Miro's swap on), one session per task as

@@ -1,4 +1,4 @@
-"""Faults the native runner must end cleanly on (issue: faults and bad input), x86_64 build.
+"""Faults the native runner must end cleanly on (x86_64 build).
 
 - A corrupted program (body or header) is one error naming the file with the manifest's and the
   actual sha256, before the runtime parses a byte; the persistent runner survives it and serves the

@@ -1,4 +1,4 @@
-"""The native storage tier under kill -9 (issue 13): no committed sample lost, none corrupt.
+"""The native storage tier under kill -9: no committed sample lost, none corrupt.
 
 The writer is the native code (``edgecl-units replay-writer``: StorageTier append + commit in a
 loop, printing the ids of every commit once it returned), killed with SIGKILL at 100 random

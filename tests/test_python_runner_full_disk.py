@@ -1,4 +1,4 @@
-"""The Python runner on a full disk (issue: faults and bad input), as tests/test_native_faults.py checks the
+"""The Python runner on a full disk, as tests/test_native_faults.py checks the
 native one: a bubblewrap tmpfs holding the storage root, filled to leave 0-240 KB, the runner started as on a
 phone (the device zip). One error line `No space left on device on <path>: free X, needed Y` on stderr (and in
 result.json and events.jsonl once the 64 KB reserve fits), whole lines in events.jsonl and trace.jsonl, no

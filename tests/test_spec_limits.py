@@ -1,4 +1,4 @@
-"""Spec-time limits (issue: faults and bad input): every bad value is rejected with exit 2, naming the
+"""Spec-time limits: every bad value is rejected with exit 2, naming the
 field, before any device is touched; hostile names never become paths outside their root."""
 from __future__ import annotations
 

@@ -30,7 +30,8 @@ from android_harness.device.replay import StorageTier, SwapReader, plan_swap
 from android_harness.device.rng import DDR_DRAW, TDM_GROW, Stream
 from android_harness.device.session_spec import SessionSpec
 from android_harness.device.sparcl import DdrState, DgmState, TdmResult, ddr_counts, ddr_schedule, tdm_schedule, tdm_update
-from android_harness.device.spec_tables import REPLAY_METHODS, dgm_optimizer_problem
+from android_harness.device.methods import method
+from android_harness.device.spec_tables import dgm_optimizer_problem
 from android_harness.device.stream_buffer import StreamBuffer, subset_rows
 from android_harness.device.task_data import TaskData
 from android_harness.device.trace import Trace, loss_bits
@@ -80,8 +81,9 @@ class Engine:
         problem = dgm_optimizer_problem(sp, opt.name, opt.momentum, opt.weight_decay)
         if problem:
             raise SessionSpecError(f"session.json {problem} (the export's optimizer)")
-        self.replay = tr.method in REPLAY_METHODS
-        self.n_logits = self.num_classes if tr.method == "derpp" else 0
+        self.method = method(tr.method)
+        self.replay = self.method.replays
+        self.n_logits = self.num_classes if self.method.stores_logits else 0
         self.pos = Position()
         self.dgm = DgmState(sp.dgm_ratio, sp.dgm_period) if sp.dgm_on else None
         self.g_prev: dict[str, np.ndarray] | None = None
@@ -114,7 +116,7 @@ class Engine:
     def build_task(self, task: int, refs: np.ndarray | None) -> None:
         """SB, schedules and EM of ``task``; ``refs`` = the EM references of a resumed checkpoint."""
         spec, tr, sp = self.spec, self.spec.train, self.spec.sparcl
-        self.sb = StreamBuffer.build(self.data, task, spec.seed, spec.replay.sb_size, tr.method == "joint",
+        self.sb = StreamBuffer.build(self.data, task, spec.seed, spec.replay.sb_size, self.method.sb_holds_seen_tasks,
                                      spec.subset_fraction if spec.kind == "profiling" else 1.0, self.n_logits)
         self.ddr = DdrState(self.sb.size) if sp.ddr_on else None
         self.ddr_counts = ddr_counts(self.sb.size, ddr_schedule(tr.epochs, sp.ddr_steps, sp.ddr_fraction)) if sp.ddr_on else {}

@@ -17,7 +17,8 @@ import numpy as np
 
 from android_harness.device.replay.em_build import EpisodicMemory
 from android_harness.device.rng import EPOCH, Stream
-from android_harness.device.spec_tables import REPLAY_METHODS, TrainConfig
+from android_harness.device.methods import method
+from android_harness.device.spec_tables import TrainConfig
 from android_harness.device.stream_buffer import StreamBuffer
 
 
@@ -50,15 +51,16 @@ class StepRows:
     """Fills the program's ``[B, ...]`` input arrays from pool entries."""
 
     def __init__(self, train: TrainConfig, batch: int, num_classes: int, task_classes: np.ndarray) -> None:
-        self.method, self.b = train.method, batch
-        masked = train.current_task_logits_only and train.method in REPLAY_METHODS
+        self.method, self.b = method(train.method), batch
+        masked = train.current_task_logits_only and self.method.replays
         self.sb_mask = np.ones(num_classes, np.float32)
         if masked:
             self.sb_mask[:] = 0.0
             self.sb_mask[np.asarray(task_classes, np.int64)] = 1.0
         self.sb_ce = np.float32(1.0 / batch)
-        self.em_ce = np.float32((train.beta if train.method == "derpp" else 1.0) / batch)
-        self.em_mse = np.float32(train.alpha / batch) if train.method == "derpp" else np.float32(0.0)
+        em_ce, em_mse = self.method.em_loss_weights(train.alpha, train.beta)
+        self.em_ce = np.float32(em_ce / batch)
+        self.em_mse = np.float32(em_mse / batch)
         self.num_classes = num_classes
 
     def build(self, entries: np.ndarray, sb: StreamBuffer, em: EpisodicMemory | None) -> StepBatch:
@@ -80,7 +82,7 @@ class StepRows:
         if em_pos.size:
             x[em_pos], y[em_pos], ids[em_pos] = em.x[em_slots], em.y[em_slots], em.ids[em_slots]
             ce[em_pos] = self.em_ce
-            if self.method == "derpp":
+            if self.method.stores_logits:
                 mse[em_pos] = self.em_mse
                 target[em_pos] = em.logits[em_slots]
         inputs = {"x": x, "y": y, "logit_mask": logit_mask, "ce_weight": ce, "target_logits": target, "mse_weight": mse}

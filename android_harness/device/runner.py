@@ -25,6 +25,7 @@ from android_harness.device.engine_state import restore, snapshot
 from android_harness.device.disk_space import SpaceReserve, is_full, no_space_error
 from android_harness.device.errors import CancelledError, NoSpaceError
 from android_harness.device.events import HEARTBEAT_S, EventLog, Heartbeat, monotonic
+from android_harness.device.methods import method
 from android_harness.device.replay import RecordFormat, StorageTier
 from android_harness.device.session_spec import SessionSpec, read_spec
 from android_harness.device.task_data import TaskData
@@ -64,7 +65,7 @@ class Runner:
         data = TaskData(self._path(spec.data_dir))
         backend = self.backend_factory(self._path(spec.model_dir))
         sig = backend.signature
-        n_logits = sig.num_classes if spec.train.method == "derpp" else 0
+        n_logits = sig.num_classes if method(spec.train.method).stores_logits else 0
         self.storage = StorageTier(self._path(spec.replay_dir), RecordFormat(tuple(sig.inputs[0].shape[1:]), n_logits),
                                    int(spec.replay.storage_budget_mb * 1024 * 1024), read_only=spec.kind == "profiling")
         trace = Trace(os.path.join(self.dir, "trace.jsonl"), spec.trace)

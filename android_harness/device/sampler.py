@@ -1,8 +1,8 @@
 """Device-side power sampler: reads the battery counters at a fixed rate and appends power.csv, and
 (where the phone has an on-device power monitor) ODPM rail snapshots to rails.txt.
 
-Runs ON the phone (standard library only), so the host never polls over adb (android.md B, pitfall
-4). Rows are stamped with CLOCK_MONOTONIC (``t``, the clock events use) and CLOCK_BOOTTIME
+Runs ON the phone (standard library only), so the host never polls over adb. Rows are stamped with
+CLOCK_MONOTONIC (``t``, the clock events use) and CLOCK_BOOTTIME
 (``t_boot``), so a suspend between two rows is visible. Values are written RAW; units and sign are
 the host's business (DeviceProfile). Every counter file is opened once and re-read with
 ``os.pread``; rows are buffered and written about once a second; the loop sleeps to absolute

@@ -3,16 +3,18 @@
 These dataclasses are THE definition: ``session.json`` carries them and ``pipeline.config`` builds
 the experiment spec's tables from them (adding only host/export fields), so both validate the same
 fields with the same defaults and ranges (``spec_field`` metadata, checked by ``spec_schema.build``).
-The closed registries of methods and session kinds live here too.
+The closed lists of session kinds and DDR selections live here too; methods and SparCL's parts are
+registries of their own (``methods``, ``sparcl_parts``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from android_harness.device.methods import METHOD_NAMES
+from android_harness.device.sparcl_parts import DDR, DGM, TDM
 from android_harness.device.spec_schema import spec_field
 
-METHODS = ("finetune", "er", "derpp", "joint")     # joint: the upper bound (SB = every seen task, no EM)
-REPLAY_METHODS = ("er", "derpp")                   # the methods whose epochs run over EM ∪ SB
+METHODS = METHOD_NAMES                             # android_harness/device/methods: one file each
 KINDS = ("task", "profiling")
 DDR_SELECTS = ("forgetting", "random")             # random: the control for DDR's choice of rows
 
@@ -73,15 +75,15 @@ class SparclConfig:
 
     @property
     def tdm_on(self) -> bool:
-        return self.enabled and self.tdm
+        return TDM.runs(self)
 
     @property
     def ddr_on(self) -> bool:
-        return self.enabled and self.ddr and self.ddr_fraction > 0
+        return DDR.runs(self)
 
     @property
     def dgm_on(self) -> bool:
-        return self.enabled and self.dgm
+        return DGM.runs(self)
 
 
 def table_problems(sparcl: SparclConfig) -> list[str]:

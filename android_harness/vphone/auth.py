@@ -1,4 +1,4 @@
-"""adbd's RSA authentication (android.md A, Handshake): keys in adb's public-key format, the
+"""adbd's RSA authentication: keys in adb's public-key format, the
 AUTH TOKEN a device sends, and the check of the host's SIGNATURE.
 
 The host (adb server, ``adb-shell``) signs the 20 random token bytes with ``RSA_sign(NID_sha1, ...)``:

@@ -9,7 +9,7 @@ a phone with ODPM rails, under a first line saying when its accumulators were re
 (a FIFO: ``reboot`` writes to it, as init's sys.powerctl); in its ``ctl/`` drop folder, which the
 shell writes, ``battery_ctl`` (what ``dumpsys battery unplug|set|reset`` changed; the power model
 reads it) and ``ipowerstats.prev`` (the previous ``delta`` dump's snapshot, as the HAL keeps it).
-The battery commands do what Android's BatteryService shell commands do (android.md B).
+The battery commands do what Android's BatteryService shell commands do.
 """
 from __future__ import annotations
 

@@ -95,7 +95,7 @@ _SD888 = ("perf_anchors.md s3: SD888 SPECint 1 core, A78 1.88 W / X1 3.35 W (S, 
           "Golden Reviewer); S21U PCMark system peak ~9 W (C, anandtech.com/show/16463 p.5)")
 _IDLE = "(D) assumption: ~0.6 W screen-off idle with adb attached; no anchor in perf_anchors.md"
 
-_ODPM_SOURCE = ("android.md B: ODPM on Pixel 6 and later, rail names device-specific; names as in "
+_ODPM_SOURCE = ("ODPM on Pixel 6 and later, rail names device-specific; names as in "
                 "tests/data/power/ipowerstats_pixel6_hal2.txt; split of the power model (D)")
 PIXEL_RAILS = (
     OdpmRail("S4M_VDD_CPUCL0", "CPU(little)", 0.010, 0.20, "CPUCL0"),
@@ -119,9 +119,9 @@ PRESETS: dict[str, PhonePreset] = {
             "battery_mah, ram, cores": "(C) Google Pixel 7 spec sheet (4355 mAh typical, 8 GB, 8 cores)",
             "active_w_per_core, max_soc_w": _SD888 + " -- a mid core, used as the typical busy core",
             "idle_w": _IDLE,
-            "current_unit/sign": "android.md B: Pixels report uA, Android convention positive into battery",
+            "current_unit/sign": "Pixels report uA, Android convention positive into battery",
             "charge_ma": "(D) USB-PD charging current at mid charge",
-            "gauge_period_s": "(D) shortened for tests/demo; real gauges refresh every ~1-30 s (android.md B2)",
+            "gauge_period_s": "(D) shortened for tests/demo; real gauges refresh every ~1-30 s",
             "unplug_stops_charging": "(D) demo default so discharge is measurable; set False for a real phone",
             "odpm_rails": _ODPM_SOURCE,
         }, odpm_rails=PIXEL_RAILS),
@@ -135,9 +135,9 @@ PRESETS: dict[str, PhonePreset] = {
             "battery_mah, ram": "(C) Samsung Galaxy S21 Ultra spec sheet (5000 mAh, 12 GB)",
             "active_w_per_core, max_soc_w": _SD888,
             "idle_w": _IDLE,
-            "current_unit": "android.md B: Samsung reports mA (home-assistant/android#2846)",
+            "current_unit": "Samsung reports mA (home-assistant/android#2846)",
             "charge_ma": "(D) 25 W charging at ~4 V, averaged",
-            "gauge_period_s": "(D) shortened for tests/demo (android.md B2)",
+            "gauge_period_s": "(D) shortened for tests/demo",
             "unplug_stops_charging": "(D) demo default; set False for real-phone behaviour",
         }),
     "mi_a1": PhonePreset(
@@ -148,11 +148,11 @@ PRESETS: dict[str, PhonePreset] = {
         gauge_noise_ma=25.0, unplug_stops_charging=False,
         sources={
             "battery_mah, ram": "(C) Xiaomi Mi A1 spec sheet (3080 mAh, 4 GB)",
-            "current_unit/sign": "android.md B: Mi A1 reports uA, positive when discharging (amps#1)",
+            "current_unit/sign": "Mi A1 reports uA, positive when discharging (amps#1)",
             "active_w_per_core, max_soc_w": "(D) Cortex-A53 class core, well below the SD888 anchors",
             "idle_w": _IDLE,
             "charge_ma": "(D) 5 V / 2 A charger, averaged",
-            "unplug_stops_charging": "android.md B: unplug does not stop charging on a real phone",
+            "unplug_stops_charging": "unplug does not stop charging on a real phone",
         }),
 }
 

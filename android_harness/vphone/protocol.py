@@ -1,4 +1,4 @@
-"""adb transport packets: the 24-byte header, the commands and the banner (android.md section A).
+"""adb transport packets: the 24-byte header, the commands and the banner (the adb protocol).
 
 Only framing lives here so that the daemon and the fuzz test share one definition.
 """
@@ -43,7 +43,7 @@ class Packet:
 
 def pack(command: int, arg0: int, arg1: int, payload: bytes = b"", checksum: bool = False) -> bytes:
     """One packet; ``checksum`` writes the byte sum, which a peer on a version below A_VERSION
-    (0x01000001) expects (android.md A, Checksum); at or above it senders write 0."""
+    (0x01000001) expects; at or above it senders write 0."""
     check = sum(payload) & 0xFFFFFFFF if checksum else 0
     return HEADER.pack(command, arg0, arg1, len(payload), check, command ^ 0xFFFFFFFF) + payload
 

@@ -92,7 +92,7 @@ class Stream:
 
 
 class ByteReader:
-    """Exact-size reads over a stream whose WRTE boundaries are arbitrary (android.md A)."""
+    """Exact-size reads over a stream whose WRTE boundaries are arbitrary."""
 
     def __init__(self, stream: Stream) -> None:
         self._stream = stream

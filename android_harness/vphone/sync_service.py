@@ -1,4 +1,4 @@
-"""``sync:`` service: STAT/STA2/LST2, LIST/LIS2, SEND/SND2, RECV/RCV2, QUIT (android.md A, Sync).
+"""``sync:`` service: STAT/STA2/LST2, LIST/LIS2, SEND/SND2, RECV/RCV2, QUIT.
 
 All file work runs on the phone's I/O threads (sandbox.py): they live in the phone's mount
 namespace as the shell user (uid 2000, no capabilities), so a path means what it means on the phone

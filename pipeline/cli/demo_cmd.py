@@ -21,7 +21,7 @@ from rich.console import Console
 from pipeline.errors import ConfigError
 
 DEMO_SPEC = Path(__file__).resolve().parents[2] / "experiments" / "demo.toml"
-PROFILING_GOAL = 0.10        # issue 15: Miro's profiling at most 10 % of the run's energy
+PROFILING_GOAL = 0.10        # the goal: Miro's profiling at most 10 % of the run's energy
 
 
 def energy_lines(summary: dict[str, Any], miro: dict[str, Any] | None) -> list[str]:

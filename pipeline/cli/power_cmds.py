@@ -82,11 +82,12 @@ def trace(serial: Optional[str] = typer.Option(None, "--serial", "-s", help="dev
 
 def report(results_dir: Path = typer.Argument(..., help="a results/<name>-<time>/ folder"),
            allow_charging: bool = typer.Option(False, "--allow-charging", help="include energy of intervals with "
-                                               "charging samples (net battery energy)")) -> None:
+                                               "charging samples (net battery energy); without it, the run's "
+                                               "own power.allow_charging")) -> None:
     """Write report/index.html (figures), CSV tables and trace.json (open in ui.perfetto.dev)."""
     from pipeline.report import write_report
 
-    files = write_report(results_dir, allow_charging=allow_charging)
+    files = write_report(results_dir, allow_charging=allow_charging or None)
     missing = [k for k, v in files.figures.items() if v is None]
     _out.print(f"report: {files.html}" + (" (simulated)" if files.simulated else ""))
     _out.print(f"trace:  {files.trace_json}  (open in https://ui.perfetto.dev)" if files.trace_json else "trace:  not written (the report says why)")

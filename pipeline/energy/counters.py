@@ -1,6 +1,6 @@
 """Cumulative energy from the best counter a phone has, as knots ``(t_k, E_k)`` of known energy.
 
-In the order of preference (issue 15):
+In the order of preference:
 1. ``odpm_rails``: the on-device power monitor's accumulators (rails.txt), summed over rails: exact
    differences, no integration; knots at the snapshots. They cover the monitored rails (CPU, GPU,
    memory, display, modem..), not the whole battery, and are unaffected by a charger.

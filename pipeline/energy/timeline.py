@@ -50,11 +50,6 @@ class Segment:
     task: int | None
     group: int                 # index into Timeline.groups (a phase-kind group)
 
-    @property
-    def idle_like(self) -> bool:
-        """The phone idled (a suspended phone draws less: its energy is measured, never assumed)."""
-        return self.kind in IDLE_LIKE
-
 
 @dataclass
 class Timeline:
@@ -65,9 +60,6 @@ class Timeline:
     groups: list[Group]        # phase-kind groups first, then tasks, then the session (last)
     runners: int               # 1 + relaunches
     notes: list[str] = field(default_factory=list)
-
-    def task_ids(self) -> list[int]:
-        return sorted({s.task for s in self.segments if s.task is not None})
 
 
 class _Builder:

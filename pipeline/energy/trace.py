@@ -1,6 +1,6 @@
 """Raw battery counters -> a ``PowerTrace`` in watts, with the pitfalls of phone counters checked.
 
-The pitfalls (android.md B): vendors differ in current units (uA/mA) and sign (positive into or
+The pitfalls: vendors differ in current units (uA/mA) and sign (positive into or
 out of the battery); a phone on USB is charging even after ``dumpsys battery unplug``; fuel gauges
 refresh every 1-30 s, so many samples repeat; and counters are only trustworthy over long windows,
 which the cross-check of integrated current against ``charge_counter`` makes visible.

@@ -96,7 +96,7 @@ def _fast(class_name: str) -> Callable[[], GraphPass]:
     return make
 
 
-# Speed passes (issue 9; bench/RESULTS.md has the per-op profile behind each), constructed per export.
+# Speed passes (bench/RESULTS.md has the per-op profile behind each), constructed per export.
 FAST_PASSES: list[Callable[[], GraphPass]] = [_fast(name) for name in (
     "MaxPoolAsSelect", "ConvToMatmul", "ReluBackwardAsMul", "AddmmAsMmAdd", "TransposeCancel", "DedupeSubexpressions", "CopiesAsViews")]
 

@@ -67,10 +67,6 @@ class Candidate:
     def to_dict(self) -> dict[str, Any]:
         return {"key": self.key, **asdict(self)}
 
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Candidate:
-        return cls(**{k: d[k] for k in ("em_size", "sb_size", "swap_ratio", "swap_period", "sparsity", "ddr_fraction") if k in d})
-
 
 def scaled_grid(name: str, task_samples: int) -> list[tuple[int, int]]:
     """The authors' grid ``name`` with EM and SB scaled by this dataset's samples per task."""

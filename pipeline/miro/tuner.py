@@ -33,6 +33,7 @@ from typing import Any, Callable, Protocol
 
 import numpy as np
 
+from android_harness.device.methods import method
 from pipeline.config import ExperimentSpec
 from pipeline.miro.candidates import Candidate, DataLimits, DeviceLimits, build_candidates, clip_candidates
 from pipeline.miro.profile_plan import (SubsetShape, common_batches, em_slots, equal_steps_shape, extrapolate, sb_rows,
@@ -222,7 +223,7 @@ class MiroTuner:
     def _subset_shapes(self, task: TaskInfo, space: list[Candidate]) -> tuple[dict[Candidate, SubsetShape], SubsetShape]:
         """Each candidate's profiling subset (and the mini-checkpoint's, at the spec's default):
         equal steps with ``miro.profile_batches``, else the paper's one fraction."""
-        batch, replay = self.spec.train.batch_size, self.spec.train.method in ("er", "derpp")
+        batch, replay = self.spec.train.batch_size, method(self.spec.train.method).replays
         r = self.default.replay
         sizes = {c: (sb_rows(c.sb_size, task.task_samples), em_slots(c.em_size, task.seen_samples, replay)) for c in space}
         base = (sb_rows(r.sb_size, task.task_samples), em_slots(r.em_size, task.seen_samples, replay))
@@ -236,7 +237,7 @@ class MiroTuner:
     def _measurement(self, task: TaskInfo, c: Candidate, shape: SubsetShape, epochs: int, run: ProfileRun,
                      reference: StepEnergy | None) -> Measurement:
         """One profiling run as the scorers see it, with the task energy it predicts and from what."""
-        batch, replay = self.spec.train.batch_size, self.spec.train.method in ("er", "derpp")
+        batch, replay = self.spec.train.batch_size, method(self.spec.train.method).replays
         planned = epochs * shape.steps_per_epoch
         steps = run.steps if run.steps else planned
         full = task_steps(sb_rows(c.sb_size, task.task_samples), em_slots(c.em_size, task.seen_samples, replay),

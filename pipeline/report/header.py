@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from android_harness.device.methods import REGISTRY
 from pipeline.report.results import ResultsData
 
 NOT_RECORDED = "not recorded"
@@ -64,7 +65,7 @@ def _method(spec: dict[str, Any]) -> str:
         return NOT_RECORDED
     out = (f"{t.get('method')}: {t.get('epochs')} epochs/task, batch {t.get('batch_size')} "
            f"(+{t.get('buffer_batch_size')} replayed), {t.get('optimizer')} lr {t.get('lr')}")
-    if t.get("method") == "derpp":
+    if t.get("method") in REGISTRY and REGISTRY[t["method"]].stores_logits:     # alpha and beta weigh its loss
         out += f", alpha {t.get('alpha')} beta {t.get('beta')}"
     return out
 

@@ -173,10 +173,19 @@ def check_results_folder(folder: Path) -> None:
                       "results/<name>-<time>/ folder that `edgecl run` prints)", source="edgecl report")
 
 
-def load_results(results_dir: str | Path, allow_charging: bool = False) -> ResultsData:
+def run_allow_charging(spec: dict[str, Any]) -> bool:
+    """The run's own ``power.allow_charging`` (spec.json): the setting its summary.json energy was measured with."""
+    return bool((spec.get("power") or {}).get("allow_charging", False))
+
+
+def load_results(results_dir: str | Path, allow_charging: bool | None = None) -> ResultsData:
+    """``allow_charging`` None: the run's own setting, so the report shows the energy the run measured."""
     folder = Path(results_dir)
     check_results_folder(folder)
     problems: list[str] = []
+    spec = _json(folder / "spec.json", problems)
+    if allow_charging is None:
+        allow_charging = run_allow_charging(spec)
     env = _json(folder / "env.json", problems)
     summary = _json(folder / "summary.json", problems)
     miro = _json(folder / "miro.json", problems) or None
@@ -203,5 +212,5 @@ def load_results(results_dir: str | Path, allow_charging: bool = False) -> Resul
         if s.trace_error:
             problems.append(f"session {s.session_id}: {s.trace_error}")
     return ResultsData(folder, simulated, env, summary, profile, sessions, accuracy, acc_source,
-                       idle, idle_note, miro, problems, _json(folder / "spec.json", problems),
+                       idle, idle_note, miro, problems, spec,
                        _json(folder / "export" / "manifest.json", problems))

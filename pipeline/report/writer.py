@@ -65,9 +65,10 @@ def not_drawn(data: ResultsData) -> dict[str, str]:
     return out
 
 
-def write_report(results_dir: str | Path, allow_charging: bool = False) -> ReportFiles:
+def write_report(results_dir: str | Path, allow_charging: bool | None = None) -> ReportFiles:
     """Write ``report/`` (index.html, PNG figures, CSV tables) and ``trace.json`` into ``results_dir``.
-    Charging samples make their intervals' energy blank unless ``allow_charging``."""
+    Charging samples make their intervals' energy blank unless ``allow_charging`` (None: the run's own
+    ``power.allow_charging``, so the page shows the energy of the run's table and summary.json)."""
     data = load_results(results_dir, allow_charging=allow_charging)
     out = data.folder / "report"
     out.mkdir(exist_ok=True)

@@ -1,7 +1,7 @@
 """The sweep's combined report: accuracy and energy per configuration, mean ± sd over seeds, per
 device model -- ``report.md`` and ``report.csv`` beside ``sweep.json``.
 
-Energy is compared only within one device model and fuel gauge (android.md B: counters differ in
+Energy is compared only within one device model and fuel gauge (counters differ in
 units, refresh and accuracy between phones): each row is one (configuration, model, gauge), and the
 report says so; a run that moved between models counts for accuracy only. Where a configuration ran on
 several models, one more row pools its accuracy over all of them (energy is not pooled).

@@ -1,5 +1,5 @@
 /*
- * A full disk, reported with its cause and never leaving a torn file (issue: faults and bad input).
+ * A full disk, reported with its cause and never leaving a torn file.
  *
  * Appends that fail part-way are cut back to the file's previous end (events.jsonl, trace.jsonl and
  * the replay store stay whole lines / records). A session holds a small reserve file from its start:

@@ -113,10 +113,10 @@ void fill_step(const std::vector<int64_t>& entries, const StreamBuffer& sb, cons
   const int64_t n_sb = sb.size(), c = b->classes;
   const double B = static_cast<double>(b->rows);
   const float sb_ce = static_cast<float>(1.0 / B);
-  const bool replay = w.method == "er" || w.method == "derpp";
+  const bool replay = replays(w.method);
   const bool task_only = w.current_task_logits_only && replay;
-  const float em_ce = static_cast<float>((w.method == "derpp" ? w.beta : 1.0) / B);
-  const float em_mse = w.method == "derpp" ? static_cast<float>(w.alpha / B) : 0.0f;
+  const float em_ce = static_cast<float>((keeps_logits(w.method) ? w.beta : 1.0) / B);
+  const float em_mse = keeps_logits(w.method) ? static_cast<float>(w.alpha / B) : 0.0f;
   std::vector<float> task_mask(static_cast<size_t>(c), task_only ? 0.0f : 1.0f);
   if (task_only) {
     for (int64_t k : task_classes) task_mask[k] = 1.0f;
@@ -139,7 +139,7 @@ void fill_step(const std::vector<int64_t>& entries, const StreamBuffer& sb, cons
       std::fill(mask, mask + c, 1.0f);
       b->ce_weight[i] = em_ce;
       b->mse_weight[i] = em_mse;
-      if (w.method == "derpp") {
+      if (keeps_logits(w.method)) {
         std::memcpy(target, em.data.logits_row(r), sizeof(float) * static_cast<size_t>(c));
       } else {
         std::fill(target, target + c, 0.0f);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "methods.h"
 #include "replay_memory.h"
 
 namespace edgecl {
@@ -43,7 +44,7 @@ EpochOrder epoch_order(uint64_t seed, int64_t task, int64_t epoch, const std::ve
 
 /// How rows are weighted (section 4.3).
 struct RowWeights {
-  std::string method;  // finetune | er | derpp
+  Method method = Method::kFinetune;
   double alpha = 0.0, beta = 0.0;
   bool current_task_logits_only = true;
 };

@@ -74,7 +74,7 @@ SessionOutcome Session::run() {
   r["session_id"] = spec_.session_id.empty() ? base_name(dir_) : spec_.session_id;
   r["status"] = status;
   r["error"] = error_value;
-  r["kind"] = spec_.session_id.empty() ? OrderedJson(nullptr) : OrderedJson(spec_.kind);
+  r["kind"] = spec_.session_id.empty() ? OrderedJson(nullptr) : OrderedJson(name_of(spec_.kind));
   r["tasks"] = spec_.tasks;
   r["iterations"] = st_.iteration;
   r["evals"] = st_.evals;
@@ -105,7 +105,7 @@ Error Session::body() {
   start["session_id"] = spec_.session_id;
   start["runtime"] = "executorch";
   start["pid"] = static_cast<int64_t>(::getpid());
-  start["kind"] = spec_.kind;
+  start["kind"] = name_of(spec_.kind);
   start["resumed_from"] = resumed_from_.empty() ? OrderedJson(nullptr) : OrderedJson(resumed_from_);
   start["device"] = probe_resources(spec_.meminfo_path, {});
   start["t_launch"] = round_digits(launched_, 6);
@@ -143,8 +143,8 @@ Error Session::build_task(int64_t task, const std::vector<RecordRef>* refs) {
   auto entry = index_.entry(task);
   if (!entry.ok()) return entry.error();
   task_classes_ = (*entry)->classes;
-  const bool joint = spec_.train.method == "joint";
-  const double fraction = spec_.kind == "profiling" ? spec_.subset_fraction : 1.0;
+  const bool joint = trains_seen_tasks(spec_.train.method);
+  const double fraction = spec_.kind == SessionKind::kProfiling ? spec_.subset_fraction : 1.0;
   // SB (section 2): the task's rows (all, or sort(sample(N, cap))); joint: every row of every seen task.
   const std::vector<int64_t> sb_tasks = joint ? index_.seen_tasks(task) : std::vector<int64_t>{task};
   std::vector<Shard> shards;
@@ -219,7 +219,7 @@ Error Session::start_task(int64_t task) {
 
 Error Session::train_task(int64_t task) {
   phase_ = "training";
-  const std::string phase = spec_.kind == "profiling" ? "profiling" : "training";
+  const std::string phase = spec_.kind == SessionKind::kProfiling ? "profiling" : "training";
   OrderedJson ph = obj();
   ph["phase"] = phase;
   ph["task"] = task;
@@ -266,7 +266,7 @@ Error Session::epoch_start(int64_t task, int64_t epoch) {
   if (count != ddr_counts_.end() && count->second > 0) {
     Stream draw(spec_.seed, Purpose::kDdrDraw, static_cast<uint64_t>(task), static_cast<uint64_t>(epoch));
     const std::vector<int64_t> window = ddr_.window_counts();
-    const std::vector<int64_t> gone = ddr_.remove(count->second, spec_.sparcl.ddr_select == "random" ? &draw : nullptr);
+    const std::vector<int64_t> gone = ddr_.remove(count->second, spec_.sparcl.ddr_select == DdrSelect::kRandom ? &draw : nullptr);
     OrderedJson ev = obj();
     ev["task"] = task;
     ev["epoch"] = epoch;

@@ -28,7 +28,7 @@ int64_t correct_count(const std::vector<float>& logits, const std::vector<int64_
 
 Error Session::finish_task(int64_t task) {
   EDGECL_RETURN_IF_ERROR(apply_swap());
-  if (spec_.kind == "task") {
+  if (spec_.kind == SessionKind::kTask) {
     phase_ = "storage";
     std::vector<int64_t> ids, labels;
     std::vector<float> x, logits;

@@ -16,31 +16,32 @@ class Binder {
   Binder(const Json& obj, std::string where, std::vector<std::string>* problems)
       : obj_(obj), where_(std::move(where)), problems_(problems) {}
 
-  void integer(const std::string& key, int64_t* out, bool required = false) {
+  // One overload per C++ type of the generated table (session_spec_table.h).
+  void value(const std::string& key, int64_t* out, bool required) {
     bind(key, required, [&](const Json& v) {
       if (!v.is_number_integer()) return expect(key, v, "an integer");
       *out = v.get<int64_t>();
     });
   }
-  void number(const std::string& key, double* out) {
-    bind(key, false, [&](const Json& v) {
+  void value(const std::string& key, double* out, bool required) {
+    bind(key, required, [&](const Json& v) {
       if (!v.is_number()) return expect(key, v, "a number");
       *out = v.get<double>();
     });
   }
-  void boolean(const std::string& key, bool* out) {
-    bind(key, false, [&](const Json& v) {
+  void value(const std::string& key, bool* out, bool required) {
+    bind(key, required, [&](const Json& v) {
       if (!v.is_boolean()) return expect(key, v, "true or false");
       *out = v.get<bool>();
     });
   }
-  void string(const std::string& key, std::string* out, bool required = false) {
+  void value(const std::string& key, std::string* out, bool required) {
     bind(key, required, [&](const Json& v) {
       if (!v.is_string()) return expect(key, v, "a string");
       *out = v.get<std::string>();
     });
   }
-  void integers(const std::string& key, std::vector<int64_t>* out, bool required = false) {
+  void value(const std::string& key, std::vector<int64_t>* out, bool required) {
     bind(key, required, [&](const Json& v) {
       if (!v.is_array()) return expect(key, v, "a list of integers");
       out->clear();
@@ -50,14 +51,31 @@ class Binder {
       }
     });
   }
-  void numbers(const std::string& key, std::vector<double>* out) {
-    bind(key, false, [&](const Json& v) {
+  void value(const std::string& key, std::vector<double>* out, bool required) {
+    bind(key, required, [&](const Json& v) {
       if (!v.is_array()) return expect(key, v, "a list of numbers");
       out->clear();
       for (const auto& e : v) {
         if (!e.is_number()) return expect(key, v, "a list of numbers");
         out->push_back(e.get<double>());
       }
+    });
+  }
+  /// A field with choices: its enum, parsed here once from the spec's name.
+  template <typename E>
+  void value(const std::string& key, E* out, bool required) {
+    bind(key, required, [&](const Json& v) {
+      const auto& names = names_of(E{});
+      std::string listed;
+      for (const char* n : names) listed += (listed.empty() ? "'" : ", '") + std::string(n) + "'";
+      if (!v.is_string()) return expect(key, v, "one of " + listed);
+      for (size_t i = 0; i < names.size(); ++i) {
+        if (v.get<std::string>() == names[i]) {
+          *out = static_cast<E>(i);
+          return;
+        }
+      }
+      expect(key, v, "one of " + listed);
     });
   }
   void table(const std::string& key, const std::function<void(Binder&)>& fill) {
@@ -102,47 +120,37 @@ class Binder {
 
 std::string num(double v) { return to_json_text(Json(v), JsonStyle::kPython); }
 
-/// The ranges of spec_tables.py / session_spec.py (spec_field metadata), every problem at once.
+/// The generated ranges (spec_field metadata), every problem at once.
 void validate(const SessionSpec& s, std::vector<std::string>* p) {
   auto range = [&](const std::string& key, double v, double lo, bool lo_open, double hi, bool hi_open) {
     if (lo_open ? v <= lo : v < lo) p->push_back(key + ": expected a value " + (lo_open ? "> " : ">= ") + num(lo) + ", got " + num(v));
     if (hi_open ? v >= hi : v > hi) p->push_back(key + ": expected a value " + (hi_open ? "< " : "<= ") + num(hi) + ", got " + num(v));
   };
-  constexpr double kInf = 1e308;
-  const auto& m = s.train.method;
-  if (m != "finetune" && m != "er" && m != "derpp" && m != "joint") {
-    p->push_back("train.method: expected one of 'finetune', 'er', 'derpp', 'joint', got '" + m + "'");
+#define EDGECL_SPEC_CHECK(name, lo, lo_open, hi, hi_open) \
+  range(prefix + #name, static_cast<double>(obj.name), lo, lo_open, hi, hi_open);
+  {
+    const std::string prefix;
+    const SessionSpec& obj = s;
+    EDGECL_SPEC_SESSION_RANGES(EDGECL_SPEC_CHECK)
   }
-  if (s.kind != "task" && s.kind != "profiling") p->push_back("kind: expected one of 'task', 'profiling', got '" + s.kind + "'");
-  range("train.epochs", s.train.epochs, 1, false, 1000, false);
-  range("train.batch_size", s.train.batch_size, 1, false, 4096, false);
-  range("train.lr", s.train.lr, 0, true, 10, false);
-  range("train.alpha", s.train.alpha, 0, false, kInf, false);
-  range("train.beta", s.train.beta, 0, false, kInf, false);
-  range("replay.em_size", static_cast<double>(s.replay.em_size), 0, false, kInf, false);
-  range("replay.sb_size", static_cast<double>(s.replay.sb_size), 1, false, kInf, false);
-  range("replay.swap_ratio", s.replay.swap_ratio, 0, false, 1, false);
-  range("replay.swap_period", static_cast<double>(s.replay.swap_period), 1, false, kInf, false);
-  range("replay.storage_budget_mb", s.replay.storage_budget_mb, 0, true, kInf, false);
-  const auto& sp = s.sparcl;
-  range("sparcl.sparsity", sp.sparsity, 0, false, 1, true);
-  range("sparcl.tdm_lambda", sp.tdm_lambda, 0, false, kInf, false);
-  range("sparcl.tdm_update_every", sp.tdm_update_every, 0, true, 1, false);
-  range("sparcl.tdm_swap", sp.tdm_swap, 0, false, 1, true);
-  range("sparcl.tdm_freeze_after", sp.tdm_freeze_after, 0, true, 1, false);
-  range("sparcl.ddr_fraction", sp.ddr_fraction, 0, false, 1, true);
-  if (sp.ddr_select != "forgetting" && sp.ddr_select != "random") {
-    p->push_back("sparcl.ddr_select: expected one of 'forgetting', 'random', got '" + sp.ddr_select + "'");
+  {
+    const std::string prefix = "train.";
+    const TrainConfig& obj = s.train;
+    EDGECL_SPEC_TRAIN_RANGES(EDGECL_SPEC_CHECK)
   }
-  range("sparcl.dgm_ratio", sp.dgm_ratio, 0, false, 1, true);
-  range("sparcl.dgm_period", static_cast<double>(sp.dgm_period), 1, false, kInf, false);
-  range("checkpoint_every", static_cast<double>(s.checkpoint_every), 0, false, kInf, false);
-  range("keep_checkpoints", static_cast<double>(s.keep_checkpoints), 1, false, kInf, false);
-  range("step_event_every", static_cast<double>(s.step_event_every), 0, false, kInf, false);
-  range("resources_every_s", s.resources_every_s, 0, true, kInf, false);
-  range("subset_fraction", s.subset_fraction, 0, true, 1, false);
+  {
+    const std::string prefix = "replay.";
+    const ReplayConfig& obj = s.replay;
+    EDGECL_SPEC_REPLAY_RANGES(EDGECL_SPEC_CHECK)
+  }
+  {
+    const std::string prefix = "sparcl.";
+    const SparclConfig& obj = s.sparcl;
+    EDGECL_SPEC_SPARCL_RANGES(EDGECL_SPEC_CHECK)
+  }
+#undef EDGECL_SPEC_CHECK
   if (!p->empty()) return;  // cross-field checks only on a spec whose fields are all good (as spec_schema)
-  for (double f : sp.ddr_steps) {
+  for (double f : s.sparcl.ddr_steps) {
     if (!(f > 0.0 && f < 1.0)) {
       p->push_back("sparcl.ddr_steps: expected fractions of a task's epochs in (0, 1)");
       break;
@@ -153,7 +161,7 @@ void validate(const SessionSpec& s, std::vector<std::string>* p) {
   bool negative = false;
   for (int64_t t : s.tasks) negative |= t < 0;
   if (negative || distinct.size() != s.tasks.size()) p->push_back("tasks: expected distinct task indices >= 0");
-  if (!s.checkpoint_at_task_end && s.kind != "profiling") {
+  if (!s.checkpoint_at_task_end && s.kind != SessionKind::kProfiling) {
     p->push_back("checkpoint_at_task_end: false only for profiling sessions (a task session's "
                  "task-end checkpoint is where the next task starts)");
   }
@@ -173,61 +181,25 @@ Result<SessionSpec> parse_session_spec(const std::string& text, const std::strin
   SessionSpec s;
   std::vector<std::string> problems;
   Binder b(root, "", &problems);
-  int64_t seed = 0;
-  b.string("session_id", &s.session_id, true);
-  b.string("model_dir", &s.model_dir, true);
-  b.string("data_dir", &s.data_dir, true);
-  b.string("replay_dir", &s.replay_dir, true);
-  b.integers("tasks", &s.tasks, true);
-  b.integer("seed", &seed);
-  b.string("kind", &s.kind);
-  b.table("train", [&](Binder& t) {
-    t.string("method", &s.train.method);
-    t.integer("epochs", &s.train.epochs);
-    t.integer("batch_size", &s.train.batch_size);
-    t.number("lr", &s.train.lr);
-    t.number("alpha", &s.train.alpha);
-    t.number("beta", &s.train.beta);
-    t.boolean("current_task_logits_only", &s.train.current_task_logits_only);
+#define EDGECL_SPEC_BIND(type, name, default_value, required, doc) b.value(#name, &obj.name, required);
+  {
+    SessionSpec& obj = s;
+    EDGECL_SPEC_SESSION(EDGECL_SPEC_BIND)
+  }
+  b.table("train", [&](Binder& b) {
+    TrainConfig& obj = s.train;
+    EDGECL_SPEC_TRAIN(EDGECL_SPEC_BIND)
   });
-  b.table("replay", [&](Binder& t) {
-    t.integer("em_size", &s.replay.em_size);
-    t.integer("sb_size", &s.replay.sb_size);
-    t.number("swap_ratio", &s.replay.swap_ratio);
-    t.integer("swap_period", &s.replay.swap_period);
-    t.number("storage_budget_mb", &s.replay.storage_budget_mb);
+  b.table("replay", [&](Binder& b) {
+    ReplayConfig& obj = s.replay;
+    EDGECL_SPEC_REPLAY(EDGECL_SPEC_BIND)
   });
-  b.table("sparcl", [&](Binder& t) {
-    auto& sp = s.sparcl;
-    t.boolean("enabled", &sp.enabled);
-    t.number("sparsity", &sp.sparsity);
-    t.boolean("structured", &sp.structured);
-    t.boolean("tdm", &sp.tdm);
-    t.number("tdm_lambda", &sp.tdm_lambda);
-    t.number("tdm_update_every", &sp.tdm_update_every);
-    t.number("tdm_swap", &sp.tdm_swap);
-    t.number("tdm_freeze_after", &sp.tdm_freeze_after);
-    t.boolean("ddr", &sp.ddr);
-    t.number("ddr_fraction", &sp.ddr_fraction);
-    t.numbers("ddr_steps", &sp.ddr_steps);
-    t.string("ddr_select", &sp.ddr_select);
-    t.boolean("ddr_store_removed", &sp.ddr_store_removed);
-    t.boolean("dgm", &sp.dgm);
-    t.number("dgm_ratio", &sp.dgm_ratio);
-    t.integer("dgm_period", &sp.dgm_period);
+  b.table("sparcl", [&](Binder& b) {
+    SparclConfig& obj = s.sparcl;
+    EDGECL_SPEC_SPARCL(EDGECL_SPEC_BIND)
   });
-  b.string("resume_from", &s.resume_from);
-  b.integer("checkpoint_every", &s.checkpoint_every);
-  b.integer("keep_checkpoints", &s.keep_checkpoints);
-  b.boolean("checkpoint_at_task_end", &s.checkpoint_at_task_end);
-  b.integer("step_event_every", &s.step_event_every);
-  b.number("resources_every_s", &s.resources_every_s);
-  b.number("subset_fraction", &s.subset_fraction);
-  b.string("meminfo_path", &s.meminfo_path);
-  b.boolean("trace", &s.trace);
+#undef EDGECL_SPEC_BIND
   b.finish();
-  if (seed < 0) problems.push_back("seed: expected a value >= 0 and < 2^63, got " + std::to_string(seed));
-  s.seed = static_cast<uint64_t>(seed);
   validate(s, &problems);
   if (!problems.empty()) {
     std::string msg = where + ": ";

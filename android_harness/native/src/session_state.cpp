@@ -97,8 +97,8 @@ Error Session::setup() {
   opt_.emplace(std::move(o.get()));
   weights_ = {spec_.train.method, spec_.train.alpha, spec_.train.beta, spec_.train.current_task_logits_only};
   rows_ = std::make_unique<StepBatch>(batch_, numel_, classes_);
-  replay_ = spec_.train.method == "er" || spec_.train.method == "derpp";
-  const int64_t n_logits = spec_.train.method == "derpp" ? classes_ : 0;
+  replay_ = replays(spec_.train.method);
+  const int64_t n_logits = keeps_logits(spec_.train.method) ? classes_ : 0;
   sb_ = StreamBuffer(numel_, n_logits);
   em_ = EpisodicMemory(numel_, n_logits);
   EDGECL_RETURN_IF_ERROR(open_store());
@@ -114,7 +114,7 @@ Error Session::open_store() {
   fmt.x_shape.assign(shape.begin() + 1, shape.end());
   fmt.n_logits = sb_.data.n_logits;
   const auto budget = static_cast<int64_t>(spec_.replay.storage_budget_mb * 1024.0 * 1024.0);
-  auto store = StorageTier::open(spec_.resolve(root_, spec_.replay_dir), fmt, budget, spec_.kind == "profiling");
+  auto store = StorageTier::open(spec_.resolve(root_, spec_.replay_dir), fmt, budget, spec_.kind == SessionKind::kProfiling);
   if (!store.ok()) return store.error();
   storage_ = std::move(store.get());
   swap_ = std::make_unique<SwapWorker>(storage_.get());
@@ -125,7 +125,7 @@ Error Session::restore() {
   const std::string own = latest_checkpoint(ckpt_dir_);
   const std::string path = !own.empty() ? own : spec_.resume_from.empty() ? "" : spec_.resolve(root_, spec_.resume_from);
   if (path.empty()) {  // the export's initial state: nothing stored yet
-    if (spec_.kind == "task") EDGECL_RETURN_IF_ERROR(storage_->truncate_to({}));
+    if (spec_.kind == SessionKind::kTask) EDGECL_RETURN_IF_ERROR(storage_->truncate_to({}));
     return trace_->reset_to(0);
   }
   auto state = read_checkpoint_state(path);
@@ -139,7 +139,7 @@ Error Session::restore() {
   }
   auto arrays = read_checkpoint_arrays(path);
   if (!arrays.ok()) return arrays.error();
-  if (spec_.kind == "task") EDGECL_RETURN_IF_ERROR(storage_->truncate_to(saved.storage_position));
+  if (spec_.kind == SessionKind::kTask) EDGECL_RETURN_IF_ERROR(storage_->truncate_to(saved.storage_position));
   own_resume_ = !own.empty();
   // A hand-over (resume_from) takes the model, optimizer, masks, g_prev and the iteration; the
   // session then trains its tasks from their start. The session's own checkpoint continues.

@@ -33,9 +33,9 @@ TEST(session_spec_reads_every_table) {
   auto s = parse_session_spec(kSpec, "session.json");
   CHECK_OK(s.error());
   CHECK(s->session_id == "s1" && s->tasks == std::vector<int64_t>({0, 1}) && s->seed == 3 && s->trace);
-  CHECK(s->train.method == "er" && s->train.epochs == 4 && s->train.batch_size == 16 && s->train.lr == 0.03);
+  CHECK(s->train.method == Method::kEr && s->train.epochs == 4 && s->train.batch_size == 16 && s->train.lr == 0.03);
   CHECK(s->sparcl.tdm && s->sparcl.ddr_steps == std::vector<double>({0.25, 0.5}) && s->sparcl.dgm);
-  CHECK(s->sparcl.ddr_store_removed && s->sparcl.ddr_select == "random");
+  CHECK(s->sparcl.ddr_store_removed && s->sparcl.ddr_select == DdrSelect::kRandom);
   CHECK(!s->sparcl.enabled && !s->sparcl.tdm_on() && !s->sparcl.dgm_on());
   CHECK(s->replay.em_size == 200 && s->keep_checkpoints == 2);
 }

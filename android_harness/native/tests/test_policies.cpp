@@ -158,7 +158,7 @@ TEST(step_weights) {
   em.data.ids = {99};
   em.data.logits = {1.0f, 2.0f, 3.0f};
   StepBatch b(4, 2, 3);
-  fill_step({0, 2, 1, 2}, sb, em, {1, 2}, {"derpp", 0.3, 0.5, true}, &b);
+  fill_step({0, 2, 1, 2}, sb, em, {1, 2}, {Method::kDerpp, 0.3, 0.5, true}, &b);
   CHECK(b.ids == std::vector<int64_t>({10, 99, 11, 99}));
   CHECK_EQ(b.ce_weight[0], static_cast<float>(1.0 / 4));
   CHECK_EQ(b.ce_weight[1], static_cast<float>(0.5 / 4));

@@ -11,7 +11,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <iterator>
 #include <thread>
+#include <type_traits>
 
 #include "checksum.h"
 #include "fileio.h"
@@ -23,6 +25,7 @@
 #include "replay_store.h"
 #include "rng.h"
 #include "schedule.h"
+#include "session_spec.h"
 #include "shards.h"
 
 namespace edgecl_tools {
@@ -284,6 +287,60 @@ int em_refs(const Args& a) {
   return 0;
 }
 
+/// spec-check: one session.json text a line on stdin; prints "ok" or the runner's refusal for each.
+int spec_check() {
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    auto spec = parse_session_spec(line, "session.json");
+    std::cout << (spec.ok() ? std::string("ok") : spec.error().message()) << "\n";
+  }
+  return 0;
+}
+
+template <typename T>
+OrderedJson spec_value(const T& v) {
+  if constexpr (std::is_enum_v<T>) {
+    return name_of(v);
+  } else {
+    return v;
+  }
+}
+
+/// spec-resolved: one session.json text on stdin; prints every field as the runner resolved it.
+int spec_resolved() {
+  std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+  auto spec = parse_session_spec(text, "session.json");
+  if (!spec.ok()) return fail(spec.error());
+  OrderedJson out = OrderedJson::object();
+#define EDGECL_SPEC_DUMP(type, name, default_value, required, doc) table[#name] = spec_value(obj.name);
+  {
+    OrderedJson& table = out;
+    const SessionSpec& obj = *spec;
+    EDGECL_SPEC_SESSION(EDGECL_SPEC_DUMP)
+  }
+  {
+    OrderedJson table = OrderedJson::object();
+    const TrainConfig& obj = spec->train;
+    EDGECL_SPEC_TRAIN(EDGECL_SPEC_DUMP)
+    out["train"] = table;
+  }
+  {
+    OrderedJson table = OrderedJson::object();
+    const ReplayConfig& obj = spec->replay;
+    EDGECL_SPEC_REPLAY(EDGECL_SPEC_DUMP)
+    out["replay"] = table;
+  }
+  {
+    OrderedJson table = OrderedJson::object();
+    const SparclConfig& obj = spec->sparcl;
+    EDGECL_SPEC_SPARCL(EDGECL_SPEC_DUMP)
+    out["sparcl"] = table;
+  }
+#undef EDGECL_SPEC_DUMP
+  std::cout << to_json_text(out, JsonStyle::kCompact) << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int run_tool(const std::string& cmd, const Args& rest) {
@@ -298,6 +355,8 @@ int run_tool(const std::string& cmd, const Args& rest) {
   if (cmd == "tdm-update") return tdm_update(rest);
   if (cmd == "dgm-mask") return dgm_mask(rest);
   if (cmd == "em-refs") return em_refs(rest);
+  if (cmd == "spec-check") return spec_check();
+  if (cmd == "spec-resolved") return spec_resolved();
   return -1;
 }
 

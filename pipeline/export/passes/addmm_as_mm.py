@@ -1,7 +1,7 @@
 """``addmm`` (every ``nn.Linear`` with a bias) as the optimized ``mm`` plus the optimized ``add``.
 
 The shipped optimized kernel library has ``mm`` but not ``addmm``, so ``addmm`` falls to the
-portable kernel, a naive triple loop: ~2/3 of the MLP's training step (bench/RESULTS.md, issue 9).
+portable kernel, a naive triple loop: ~2/3 of the MLP's training step (bench/RESULTS.md).
 ``mm(a, b) + bias`` is the same computation (beta = alpha = 1 only).
 """
 from __future__ import annotations

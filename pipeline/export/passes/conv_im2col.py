@@ -1,7 +1,7 @@
 """Rewrite convolutions of the joint training graph (forward and backward) onto batched matmuls.
 
 The portable ``convolution`` and ``convolution_backward`` kernels were ~95% of an ExecuTorch
-training step (bench/RESULTS.md, issue 9). This pass decomposes both, for 1-D and 2-D convolutions
+training step (bench/RESULTS.md). This pass decomposes both, for 1-D and 2-D convolutions
 with ``groups == 1``, into ``conv_im2col_ops``' im2col + ``bmm`` formulation. Grouped, depthwise
 and transposed convolutions are left to the portable kernels and reported in ``detail``.
 """

@@ -1,7 +1,7 @@
 """ReLU's backward as a multiply by a 0/1 mask instead of ``le`` + ``where``.
 
 The joint graph computes ReLU's gradient as ``where(out <= 0, 0, grad)``; ExecuTorch's portable
-``where`` and ``le`` cost ~15 ns per element (bench/RESULTS.md, issue 9), more than the matmuls.
+``where`` and ``le`` cost ~15 ns per element (bench/RESULTS.md), more than the matmuls.
 ``grad * sign(relu(out))`` uses ``relu``/``sign`` (cheap unary kernels) and the optimized ``mul``,
 and is exactly equal for finite gradients: the mask is exactly 1 where ``out > 0``, else exactly 0.
 """
