@@ -147,6 +147,19 @@ def deploy_runner(device: AndroidDevice, runner: RunnerChoice, cache: Path, prog
     return sha256_file(local)
 
 
+def warm_host_cache(spec: ExperimentSpec, abi: str, cache: Path | None = None) -> None:
+    """The host's half of ``prepare_device_run`` without a device: shards, export and (ExecuTorch) the native
+    runner for ``abi``, into the host cache, so a phone can boot meanwhile and the run finds them there."""
+    cache = Path(cache or edgecl_home() / "cache")
+    data = write_shards(spec, cache)
+    export_dir = export_model(spec, data, spec.export.runtime, cache)
+    if spec.export.runtime == "executorch":
+        from android_harness.native.build import build_runner
+        from pipeline.export.pte_operators import pte_operators
+
+        build_runner(abi, show_progress=False, ops=pte_operators(sorted(export_dir.glob("*.pte"))))
+
+
 def prepare_device_run(spec: ExperimentSpec, device: AndroidDevice, run_id: str, runtime: str | None = None,
                        results: Path | None = None, progress: bool = True,
                        cache: Path | None = None, reconnect: Callable[[], None] | None = None,
