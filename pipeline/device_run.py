@@ -108,24 +108,34 @@ class DeviceRun:
 
     def deploy_model(self, spec: ExperimentSpec, cache: Path, progress: bool = False) -> str:
         """Export (cached) and deploy a model for ``spec``; returns its folder relative to the storage root."""
-        from pipeline.export import export_program
-
-        req = export_request(spec, self.data, self.runtime)
-        folder = cache / "exports" / f"{model_label(spec.model.kind)}-{self.runtime}-{req.cache_key()}"
-        export_program(req, folder)
+        folder = export_model(spec, self.data, self.runtime, cache)
         deploy(self.device, folder / "manifest.json", name=folder.name, show_progress=progress)
         return f"models/{folder.name}"
 
 
-def deploy_runner(device: AndroidDevice, runner: RunnerChoice, cache: Path, progress: bool = False) -> str:
-    """Build (cached by source hash) and deploy the device runner ``runner`` names; returns its sha256."""
+def export_model(spec: ExperimentSpec, data: DataInfo, runtime: str, cache: Path) -> Path:
+    """The export folder of ``spec``'s model for ``runtime`` in the host cache (exported when not there)."""
+    from pipeline.export import export_program
+
+    req = export_request(spec, data, runtime)
+    folder = cache / "exports" / f"{model_label(spec.model.kind)}-{runtime}-{req.cache_key()}"
+    export_program(req, folder)
+    return folder
+
+
+def deploy_runner(device: AndroidDevice, runner: RunnerChoice, cache: Path, progress: bool = False,
+                  programs: tuple[Path, ...] = ()) -> str:
+    """Build (cached by source hash) and deploy the device runner ``runner`` names; returns its sha256.
+    A native runner registers at least the operators of ``programs`` (any cached build that has them, else a
+    selective build of just those; the full build when ``programs`` is empty)."""
     folder = cache / "runner" / runner.kind
     folder.mkdir(parents=True, exist_ok=True)
     if runner.kind == "native":
         from android_harness.native.build import build_runner
+        from pipeline.export.pte_operators import pte_operators
 
         local = folder / runner.remote.rsplit("/", 1)[1]
-        built = build_runner(device.profile.abi, show_progress=progress)
+        built = build_runner(device.profile.abi, show_progress=progress, ops=pte_operators(programs) if programs else None)
         if not local.is_file() or sha256_file(local) != sha256_file(built):
             shutil.copy2(built, local)
     else:
@@ -135,6 +145,19 @@ def deploy_runner(device: AndroidDevice, runner: RunnerChoice, cache: Path, prog
     if runner.kind == "native":
         device.shell(["chmod", "755", device.storage_path(runner.remote)])
     return sha256_file(local)
+
+
+def warm_host_cache(spec: ExperimentSpec, abi: str, cache: Path | None = None) -> None:
+    """The host's half of ``prepare_device_run`` without a device: shards, export and (ExecuTorch) the native
+    runner for ``abi``, into the host cache, so a phone can boot meanwhile and the run finds them there."""
+    cache = Path(cache or edgecl_home() / "cache")
+    data = write_shards(spec, cache)
+    export_dir = export_model(spec, data, spec.export.runtime, cache)
+    if spec.export.runtime == "executorch":
+        from android_harness.native.build import build_runner
+        from pipeline.export.pte_operators import pte_operators
+
+        build_runner(abi, show_progress=False, ops=pte_operators(sorted(export_dir.glob("*.pte"))))
 
 
 def prepare_device_run(spec: ExperimentSpec, device: AndroidDevice, run_id: str, runtime: str | None = None,
@@ -154,7 +177,9 @@ def prepare_device_run(spec: ExperimentSpec, device: AndroidDevice, run_id: str,
     data_rel = f"data/{data.folder.name}"
     deploy(device, data.folder / DEPLOY_MANIFEST, name=data.folder.name, remote_dir=device.storage_path(data_rel),
            show_progress=progress)
-    runner_sha = deploy_runner(device, runner, cache, progress)
+    export_dir = export_model(spec, data, runtime, cache)
+    programs = tuple(sorted(export_dir.glob("*.pte")))
+    runner_sha = deploy_runner(device, runner, cache, progress, programs)
     if runner.kind == "native" and device.profile.python_cmd:   # sessions started by hand default to the Python runner there
         deploy_runner(device, default_runner(device.profile), cache, progress)
     run = DeviceRun(spec, device, run_id, runtime, data, Path(), "", data_rel, f"replay/{run_id}", runner_sha,

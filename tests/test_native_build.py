@@ -169,6 +169,53 @@ def test_arm64_is_byte_identical_to_x86_64(trained) -> None:
         assert a.tobytes() == b.tobytes(), f"{kind}: {name} differ between x86_64 and arm64-v8a"
 
 
+def test_a_selective_build_registers_just_its_programs_operators_and_trains_bit_for_bit(runner, trained) -> None:
+    """A run's runner registers the operators its programs call (selective build, objects shared with the
+    full build): those and the runtime's own, none else, and it trains exactly as the full build does."""
+    from android_harness.native.kernel_select import runtime_operators
+    from pipeline.export.pte_operators import pte_operators
+
+    abi, full = runner
+    kind, root, folder, _ = trained
+    ops = pte_operators(sorted(folder.glob("*.pte")))
+    assert build_runner(abi, show_progress=False, ops=ops) == full  # the full build covers them: reused
+    monkeypatch = pytest.MonkeyPatch()
+    monkeypatch.setattr(native_build, "_covering_build", lambda *a: None)  # as on a machine without the full build
+    try:
+        selective = build_runner(abi, show_progress=False, ops=ops)
+    finally:
+        monkeypatch.undo()
+    assert selective != full and selective.parent.name.startswith(f"{abi}-ops-")
+    registered = set((selective.parent / "ops.txt").read_text().split())
+    assert set(ops) <= registered <= set(ops) | runtime_operators() | set(_earlier_selections(selective)), kind
+    assert runtime_operators() <= registered
+    assert json.loads((selective.parent / "build.json").read_text())["selective"] is True
+    for name, a, b in zip(("losses", "params", "logits"), _native_run(abi, full, root, folder),
+                          _native_run(abi, selective, root, folder)):
+        assert a.tobytes() == b.tobytes(), f"{kind} {abi}: {name} differ between the full and the selective build"
+
+
+def _earlier_selections(selective: Path) -> list[str]:
+    """Operators of the other selective builds of the same sources (a new selection grows over them)."""
+    return [op for f in selective.parent.parent.glob("*-ops-*/ops.txt") if f.parent != selective.parent
+            for op in f.read_text().split()]
+
+
+def test_kernel_files_are_found_for_every_portable_operator() -> None:
+    from android_harness.native.kernel_select import PORTABLE, kernel_sources, portable_kernels, runtime_operators
+
+    kernels = portable_kernels()
+    assert len(kernels) > 200 and kernels["aten::mm.out"] == "mm_out"
+    full = set(runner_ops("x86_64"))   # what the full build registers: every kernel and the runtime's own
+    assert full == set(kernels) | runtime_operators()
+    assert kernel_sources(["aten::add.out", "aten::mm.out", "executorch_prim::add.Scalar"]) == ["op_add.cpp", "op_mm.cpp"]
+    for op in kernels:   # each operator's kernel function is defined in a file the selection compiles
+        files = kernel_sources([op])
+        assert files and all(kernels[op] in (PORTABLE / "cpu" / f).read_text() for f in files), op
+    with pytest.raises(NativeBuildError, match="aten::no_such_op.out"):
+        build_runner("x86_64", show_progress=False, ops=["aten::no_such_op.out"])
+
+
 def _cli(monkeypatch, capsys, *argv: str) -> tuple[int, str, str]:
     import sys
 

@@ -24,10 +24,11 @@ from collections import deque
 from contextlib import contextmanager
 from importlib import metadata
 from pathlib import Path
-from typing import Iterator
+from typing import Collection, Iterator
 
 from android_harness.cache_dir import edgecl_home
 from android_harness.native.errors import NativeBuildError
+from android_harness.native.kernel_select import kernel_sources, portable_kernels, runtime_operators
 from android_harness.native.toolchain import toolchain
 
 NATIVE_DIR = Path(__file__).resolve().parent
@@ -88,9 +89,30 @@ def _locked(path: Path) -> Iterator[None]:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def _make_args(abi: str, work: Path, key: str, jobs: int) -> list[str]:
-    return ["make", "-C", str(NATIVE_DIR), f"-j{jobs}", f"ABI={abi}", f"OUT={work}", f"PYTHON={sys.executable}",
+def _make_args(abi: str, work: Path, key: str, jobs: int, ops: tuple[str, ...] | None) -> list[str]:
+    """make's command line: a full build in ``work``, or a selective one in ``work/ops-<selection>`` with the
+    objects in ``work/obj`` (the full build's)."""
+    args = ["make", "-C", str(NATIVE_DIR), f"-j{jobs}", f"ABI={abi}", f"PYTHON={sys.executable}",
             f"EDGECL_VERSION={_version()}", f"EDGECL_SOURCE_HASH={key}"]
+    if ops is None:
+        return [*args, f"OUT={work}"]
+    return [*args, f"OUT={work / ('ops-' + _selection(ops))}", f"OBJ={work / 'obj'}", f"SELECT_OPS={','.join(ops)}",
+            f"SELECT_SRCS={' '.join(kernel_sources(ops))}"]
+
+
+def _selection(ops: tuple[str, ...]) -> str:
+    """A selective build's name: a hash of its sorted operator list (12 hex)."""
+    return hashlib.sha256("\n".join(ops).encode()).hexdigest()[:12]
+
+
+def _selected(ops: Collection[str] | None, abi: str) -> tuple[str, ...] | None:
+    """``ops`` sorted and checked (each has a kernel in the vendored runtime), or None for a full build."""
+    if ops is None:
+        return None
+    unknown = sorted(op for op in ops if op not in portable_kernels() and op not in runtime_operators())
+    if unknown:
+        raise NativeBuildError(abi, f"no kernel for {', '.join(unknown)} in the vendored ExecuTorch runtime")
+    return tuple(sorted(set(ops)))
 
 
 def _objects_to_build(args: list[str]) -> int:
@@ -132,19 +154,52 @@ def work_dir(abi: str) -> Path:
     return native_root() / "work" / f"{abi}-{tree}"
 
 
-def build_runner(abi: str, jobs: int = 2, force: bool = False, *, show_progress: bool = True) -> Path:
+def _build_dir(key: str, abi: str, ops: tuple[str, ...] | None) -> Path:
+    return native_root() / key / (abi if ops is None else f"{abi}-ops-{_selection(ops)}")
+
+
+def _covering_build(key: str, abi: str, ops: tuple[str, ...]) -> Path | None:
+    """A finished build of ``key`` (the full one first) that registers every operator of ``ops``."""
+    full = _build_dir(key, abi, None)
+    candidates = [full, *sorted((native_root() / key).glob(f"{abi}-ops-*"))]
+    for out in candidates:
+        if (out / BINARY).is_file() and (out / OPS_FILE).is_file() and set(ops) <= set(_read_ops(out / OPS_FILE)):
+            return out / BINARY
+    return None
+
+
+def _grown(key: str, abi: str, ops: tuple[str, ...]) -> tuple[str, ...]:
+    """``ops`` and every operator an earlier selective build of ``key`` registers: each new selective build
+    covers every program an earlier one ran, so replacing a phone's runner never strands a program."""
+    grown = set(ops)
+    for ops_file in (native_root() / key).glob(f"{abi}-ops-*/{OPS_FILE}"):
+        grown.update(op for op in _read_ops(ops_file) if op in portable_kernels())
+    return tuple(sorted(grown))
+
+
+def build_runner(abi: str, jobs: int = 2, force: bool = False, *, show_progress: bool = True,
+                 ops: Collection[str] | None = None) -> Path:
     """Path of ``edgecl-runner`` for ``abi`` built from the current sources (building it if needed).
 
-    ``force`` rebuilds from scratch (objects too). A missing compiler or tool raises
-    ``ToolchainMissing`` naming its Debian package; a failed compile raises ``NativeBuildError``
-    with the compiler's error lines and the log's path.
+    With ``ops`` (the operators a program calls) any finished build that registers them all will do, the
+    full one first; else a selective build registering those (and those of the earlier selective builds)
+    is made, which compiles a few dozen of the ~180 portable kernel files (objects shared with the
+    checkout's other builds). ``force``
+    rebuilds from scratch (objects too). A missing compiler or tool raises ``ToolchainMissing`` naming
+    its Debian package; a failed compile raises ``NativeBuildError`` with the compiler's error lines
+    and the log's path.
     """
     tc = toolchain(abi)
     tc.check()
     if jobs < 1:
         raise NativeBuildError(abi, f"jobs must be >= 1, got {jobs}")
+    selected = _selected(ops, abi)
     key = source_key(abi)
-    out = native_root() / key / abi
+    if selected is not None:
+        if not force and (found := _covering_build(key, abi, selected)) is not None:
+            return found
+        selected = _grown(key, abi, selected)
+    out = _build_dir(key, abi, selected)
     if not force and (out / BINARY).is_file() and (out / OPS_FILE).is_file():
         return out / BINARY
     work = work_dir(abi)
@@ -153,25 +208,27 @@ def build_runner(abi: str, jobs: int = 2, force: bool = False, *, show_progress:
             return out / BINARY  # another process built it while we waited
         if force and work.exists():
             shutil.rmtree(work)
-        work.mkdir(parents=True, exist_ok=True)
+        made = work if selected is None else work / f"ops-{_selection(selected)}"
+        made.mkdir(parents=True, exist_ok=True)
         t0 = time.perf_counter()
         for _ in range(MAX_MAKE_RUNS):
-            _run_make(abi, _make_args(abi, work, key, jobs), work / "build.log", show_progress)
+            _run_make(abi, _make_args(abi, work, key, jobs, selected), made / "build.log", show_progress)
             after = source_key(abi)
             if after == key:
                 break
             key = after  # sources changed while make ran: make again, so the binary matches its key
         else:
             raise NativeBuildError(abi, f"sources kept changing during {MAX_MAKE_RUNS} builds; try again")
-        out = native_root() / key / abi
+        out = _build_dir(key, abi, selected)
         seconds = time.perf_counter() - t0
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{abi}.", dir=out.parent))
         try:
-            shutil.copy2(work / BINARY, tmp / BINARY)
-            shutil.copy2(work / OPS_FILE, tmp / OPS_FILE)
+            shutil.copy2(made / BINARY, tmp / BINARY)
+            shutil.copy2(made / OPS_FILE, tmp / OPS_FILE)
             info = {"abi": abi, "key": key, "compiler": tc.version(), "seconds": round(seconds, 1),
-                    "size_bytes": (tmp / BINARY).stat().st_size, "operators": len(_read_ops(tmp / OPS_FILE))}
+                    "size_bytes": (tmp / BINARY).stat().st_size, "operators": len(_read_ops(tmp / OPS_FILE)),
+                    "selective": selected is not None}
             (tmp / "build.json").write_text(json.dumps(info, indent=1) + "\n")
             if out.exists():
                 shutil.rmtree(out)

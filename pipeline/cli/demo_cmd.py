@@ -12,6 +12,7 @@ labelled simulated: the phone is virtual.
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -54,22 +55,31 @@ def demo(
     preset: str = typer.Option("pixel7", help="virtual phone preset"),
 ) -> None:
     """Start a virtual phone, train a small SparCL model on it with Miro, write the HTML report."""
+    from android_harness.vphone.presets import PRESETS
     from android_harness.vphone.scoped import scoped_vphone
     from pipeline.cli.run_cmds import print_report
     from pipeline.cli.tune_cmd import load_miro_json, overhead_line
     from pipeline.config import load_spec
+    from pipeline.device_run import warm_host_cache
     from pipeline.miro.run import run_with_miro
 
     if not Path(spec).is_file():
         raise ConfigError(f"{spec}: the demo spec is missing (the demo runs from a checkout of edgecl)")
+    if preset not in PRESETS:
+        raise ConfigError(f"--preset {preset!r}: not a virtual phone preset (one of {', '.join(sorted(PRESETS))})")
     console = Console()
     resolved = load_spec(spec)
     console.print(f"[bold]edgecl demo[/]: {resolved.name} — {resolved.data.kind}, {resolved.data.tasks} tasks, "
                   f"{resolved.model.kind} (SparCL {'on' if resolved.sparcl.enabled else 'off'}), "
                   f"{resolved.export.runtime}, Miro {resolved.miro.search}/{resolved.miro.scorer} "
                   f"on a virtual {preset} [dim](simulated)[/]")
-    with scoped_vphone(preset, console) as device:
-        results_dir = run_with_miro(spec, out, device=device, console=console)
+    with ThreadPoolExecutor(1) as pool:
+        # the phone boots while the host writes the shards, exports and builds the runner the phone needs
+        warm = pool.submit(warm_host_cache, resolved, PRESETS[preset].abi)
+        with scoped_vphone(preset, console) as device:
+            with console.status("exporting and building the device runner ..."):
+                warm.result()
+            results_dir = run_with_miro(spec, out, device=device, console=console)
         miro = load_miro_json(results_dir)
         console.print(overhead_line(miro))
         for line in energy_lines(json.loads((results_dir / "summary.json").read_text()), miro):
