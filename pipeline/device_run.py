@@ -106,15 +106,31 @@ class DeviceRun:
         with power_sampling(self.device, remote_csv, self.spec.power.rate_hz, unplug) as sampler:
             yield sampler
 
+    def export_model(self, spec: ExperimentSpec, cache: Path) -> Path:
+        """Export (cached) a model for ``spec``, its operators checked against this run's runner; its folder."""
+        return export_for_runner(spec, self.data, self.runtime, self.runner, self.device.profile.abi, cache)
+
     def deploy_model(self, spec: ExperimentSpec, cache: Path, progress: bool = False) -> str:
         """Export (cached) and deploy a model for ``spec``; returns its folder relative to the storage root."""
-        from pipeline.export import export_program
-
-        req = export_request(spec, self.data, self.runtime)
-        folder = cache / "exports" / f"{model_label(spec.model.kind)}-{self.runtime}-{req.cache_key()}"
-        export_program(req, folder)
+        folder = self.export_model(spec, cache)
         deploy(self.device, folder / "manifest.json", name=folder.name, show_progress=progress)
         return f"models/{folder.name}"
+
+
+def export_for_runner(spec: ExperimentSpec, data, runtime: str, runner: RunnerChoice | None, abi: str,
+                      cache: Path) -> Path:
+    """Export (cached) ``spec``'s model, checking its operators against the runner the sessions use: the
+    native runner's ``ops.txt`` (the binary built for ``abi``), or the Python runner's bindings."""
+    from pipeline.export import export_program
+
+    req = export_request(spec, data, runtime)
+    if runtime == "executorch" and runner is not None and runner.kind == "native":
+        from android_harness.native.build import OPS_FILE, build_runner
+
+        req.operators = build_runner(abi, show_progress=False).parent / OPS_FILE
+    folder = cache / "exports" / f"{model_label(spec.model.kind)}-{runtime}-{req.cache_key()}"
+    export_program(req, folder)
+    return folder
 
 
 def deploy_runner(device: AndroidDevice, runner: RunnerChoice, cache: Path, progress: bool = False) -> str:
@@ -138,7 +154,7 @@ def deploy_runner(device: AndroidDevice, runner: RunnerChoice, cache: Path, prog
 
 
 def prepare_device_run(spec: ExperimentSpec, device: AndroidDevice, run_id: str, runtime: str | None = None,
-                       results: Path | None = None, progress: bool = True,
+                       progress: bool = True,
                        cache: Path | None = None, reconnect: Callable[[], None] | None = None,
                        served: bool = True) -> DeviceRun:
     """Shards + export + device runner (the native binary or the Python zip, ``runner_choice``), built or
@@ -150,6 +166,8 @@ def prepare_device_run(spec: ExperimentSpec, device: AndroidDevice, run_id: str,
     runner = choose_runner(device.profile, runtime)   # refuses ORT on a phone without Python before any push
     data = write_shards(spec, cache)
     check_device_ram(spec, data.folder, data.input_shape, data.num_classes, device.profile.ram_total_bytes)
+    # a model the runner cannot run is refused here, before anything is pushed
+    export_for_runner(spec, data, runtime, runner, device.profile.abi, cache)
     file_manifest(data.folder, sorted(p.name for p in data.folder.glob("*.shard")) + ["tasks.json"])
     data_rel = f"data/{data.folder.name}"
     deploy(device, data.folder / DEPLOY_MANIFEST, name=data.folder.name, remote_dir=device.storage_path(data_rel),
@@ -161,7 +179,4 @@ def prepare_device_run(spec: ExperimentSpec, device: AndroidDevice, run_id: str,
                     reconnect=reconnect, served=served, runner=runner)
     run.model_rel = run.deploy_model(spec, cache, progress)
     run.export_dir = cache / "exports" / run.model_rel.split("/", 1)[1]
-    if results is not None:
-        (results / "export").mkdir(parents=True, exist_ok=True)
-        (results / "export" / "manifest.json").write_text((run.export_dir / "manifest.json").read_text())
     return run
