@@ -1,7 +1,7 @@
 """The harness's errors (devices, adb, sessions, power), on the root tree of ``android_harness.device.errors``."""
 from __future__ import annotations
 
-from android_harness.device.errors import EdgeclError
+from android_harness.device.errors import EXIT_FAILED, EXIT_PHONE, EdgeclError
 
 
 class DeviceError(EdgeclError):
@@ -39,6 +39,7 @@ class SessionError(EdgeclError):
     def __init__(self, phase: str, message: str, session_id: str | None = None, cause: str | None = None) -> None:
         assert phase in self.PHASES, phase
         self.phase, self.session_id, self.cause = phase, session_id, cause
+        self.exit_code = EXIT_PHONE if phase == "precheck" else EXIT_FAILED
         sid = f" {session_id}" if session_id else ""
         super().__init__(f"session{sid} {phase}: {message}")
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -171,3 +173,49 @@ def test_vphone_stop_removes_its_home_unless_keep(adb_server: ServerAddress, edg
     shutil.rmtree(home)
     if server_before is None:                          # `vphone start` started edgecl's vphone adb server: ours to stop
         stop_server(edgecl_home)
+
+
+def test_a_model_the_runner_cannot_run_is_refused_before_anything_moves(tmp_path: Path, device: AndroidDevice) -> None:
+    """Three convolutions and an AvgPool2d, whose backward the native runner has no kernel for: exit 4
+    naming the layer, checked against the runner's own ops.txt; no data, runner or model pushed and no
+    results folder."""
+    from android_harness.cache_dir import edgecl_home
+    from pipeline.config import load_spec
+    from pipeline.experiment_prep import write_shards
+
+    zoo = Path(__file__).resolve().parents[1] / "tests" / "user_zoo.py"
+    spec = tmp_path / "avgpool.toml"
+    spec.write_text(f'name = "avgpool-refused"\nseed = 11\n[data]\nkind = "digits"\ntasks = 2\nclasses_per_task = 3\n'
+                    f'[model]\nkind = "{zoo}:AvgPoolCNN"\n[train]\nepochs = 1\n[power]\nenabled = false\n')
+    data_dir = write_shards(load_spec(spec), edgecl_home() / "cache").folder.name
+    before = device.shell(["ls", device.storage_path("data"), device.storage_path("models")], check=False).stdout
+    root = Path(__file__).resolve().parents[1]
+    res = subprocess.run([sys.executable, "-m", "pipeline.cli.app", "run", str(spec), "--serial",
+                          f"{device.serial}@{device.adb.server}", "--out", str(tmp_path / "results")],
+                         capture_output=True, text=True, cwd=root, timeout=1200,
+                         env={**os.environ, "PYTHONPATH": str(root), "COLUMNS": "400"})
+    out = " ".join((res.stdout + res.stderr).split())
+    assert res.returncode == 4 and "Traceback" not in out, out
+    assert "aten::avg_pool2d_backward" in out and "layer 'pool' (AvgPool2d)" in out and "ops.txt" in out, out
+    assert not (tmp_path / "results").exists() or not any((tmp_path / "results").iterdir())
+    after = device.shell(["ls", device.storage_path("data"), device.storage_path("models")], check=False).stdout
+    assert after == before and data_dir not in after
+
+
+def test_doctor_finds_a_vphone_on_its_own_adb_server(edgecl_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`edgecl vphone start` puts the phone on edgecl's vphone adb server; `doctor --serial` finds it there
+    as `run` and `devices` do, with no server named in the environment."""
+    monkeypatch.delenv("ADB_SERVER_SOCKET", raising=False)
+    monkeypatch.delenv("ANDROID_ADB_SERVER_PORT", raising=False)
+    server_before = running_server(edgecl_home)
+    code, out = _cli(["vphone", "start"])
+    serial = out.split()[-1] if out.split() else ""
+    assert code == 0 and serial.startswith("127.0.0.1:"), out
+    try:
+        res = CliRunner().invoke(app, ["doctor", "--serial", serial, "--json"])
+        found = json.loads(res.output)
+        assert found["serial"] == serial and found["checks"][0]["verdict"] != "fail", found["checks"][0]
+    finally:
+        assert _cli(["vphone", "stop", serial])[0] == 0
+        if server_before is None:
+            stop_server(edgecl_home)

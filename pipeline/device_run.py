@@ -22,7 +22,7 @@ from android_harness.deploy import deploy
 from android_harness.device.backends.manifest import MANIFEST_FORMAT
 from android_harness.device.fileio import sha256_file
 from android_harness.device.session_spec import SessionSpec
-from android_harness.runner_choice import RunnerChoice, choose_runner, default_runner
+from android_harness.runner_choice import NATIVE_REMOTE, RunnerChoice, choose_runner, default_runner
 from models.user_model import model_label
 from pipeline.config import ExperimentSpec, parse_spec
 from pipeline.experiment_prep import DataInfo, export_request, session_spec, write_shards
@@ -106,18 +106,28 @@ class DeviceRun:
         with power_sampling(self.device, remote_csv, self.spec.power.rate_hz, unplug) as sampler:
             yield sampler
 
+    def export_model(self, spec: ExperimentSpec, cache: Path) -> Path:
+        """Export (cached) a model for ``spec``, its operators checked against this run's runner; its folder."""
+        return export_for_runner(spec, self.data, self.runtime, self.runner, self.device.profile.abi, cache)
+
     def deploy_model(self, spec: ExperimentSpec, cache: Path, progress: bool = False) -> str:
         """Export (cached) and deploy a model for ``spec``; returns its folder relative to the storage root."""
-        folder = export_model(spec, self.data, self.runtime, cache)
+        folder = self.export_model(spec, cache)
         deploy(self.device, folder / "manifest.json", name=folder.name, show_progress=progress)
         return f"models/{folder.name}"
 
 
-def export_model(spec: ExperimentSpec, data: DataInfo, runtime: str, cache: Path) -> Path:
-    """The export folder of ``spec``'s model for ``runtime`` in the host cache (exported when not there)."""
+def export_for_runner(spec: ExperimentSpec, data, runtime: str, runner: RunnerChoice | None, abi: str,
+                      cache: Path) -> Path:
+    """Export (cached) ``spec``'s model, checking its operators against the runner the sessions use: every
+    operator a native runner build for ``abi`` can register (no build needed), or the Python runner's bindings."""
     from pipeline.export import export_program
 
     req = export_request(spec, data, runtime)
+    if runtime == "executorch" and runner is not None and runner.kind == "native":
+        from android_harness.native.build import operators_file
+
+        req.operators = operators_file(abi)
     folder = cache / "exports" / f"{model_label(spec.model.kind)}-{runtime}-{req.cache_key()}"
     export_program(req, folder)
     return folder
@@ -127,7 +137,7 @@ def deploy_runner(device: AndroidDevice, runner: RunnerChoice, cache: Path, prog
                   programs: tuple[Path, ...] = ()) -> str:
     """Build (cached by source hash) and deploy the device runner ``runner`` names; returns its sha256.
     A native runner registers at least the operators of ``programs`` (any cached build that has them, else a
-    selective build of just those; the full build when ``programs`` is empty)."""
+    selective build of those; the full build when ``programs`` is empty)."""
     folder = cache / "runner" / runner.kind
     folder.mkdir(parents=True, exist_ok=True)
     if runner.kind == "native":
@@ -152,8 +162,10 @@ def warm_host_cache(spec: ExperimentSpec, abi: str, cache: Path | None = None) -
     runner for ``abi``, into the host cache, so a phone can boot meanwhile and the run finds them there."""
     cache = Path(cache or edgecl_home() / "cache")
     data = write_shards(spec, cache)
-    export_dir = export_model(spec, data, spec.export.runtime, cache)
-    if spec.export.runtime == "executorch":
+    runtime = spec.export.runtime
+    native = RunnerChoice("native", NATIVE_REMOTE) if runtime == "executorch" else None
+    export_dir = export_for_runner(spec, data, runtime, native, abi, cache)
+    if native is not None:
         from android_harness.native.build import build_runner
         from pipeline.export.pte_operators import pte_operators
 
@@ -161,7 +173,7 @@ def warm_host_cache(spec: ExperimentSpec, abi: str, cache: Path | None = None) -
 
 
 def prepare_device_run(spec: ExperimentSpec, device: AndroidDevice, run_id: str, runtime: str | None = None,
-                       results: Path | None = None, progress: bool = True,
+                       progress: bool = True,
                        cache: Path | None = None, reconnect: Callable[[], None] | None = None,
                        served: bool = True) -> DeviceRun:
     """Shards + export + device runner (the native binary or the Python zip, ``runner_choice``), built or
@@ -173,20 +185,17 @@ def prepare_device_run(spec: ExperimentSpec, device: AndroidDevice, run_id: str,
     runner = choose_runner(device.profile, runtime)   # refuses ORT on a phone without Python before any push
     data = write_shards(spec, cache)
     check_device_ram(spec, data.folder, data.input_shape, data.num_classes, device.profile.ram_total_bytes)
+    # a model the runner cannot run is refused here, before anything is pushed
+    export_dir = export_for_runner(spec, data, runtime, runner, device.profile.abi, cache)
     file_manifest(data.folder, sorted(p.name for p in data.folder.glob("*.shard")) + ["tasks.json"])
     data_rel = f"data/{data.folder.name}"
     deploy(device, data.folder / DEPLOY_MANIFEST, name=data.folder.name, remote_dir=device.storage_path(data_rel),
            show_progress=progress)
-    export_dir = export_model(spec, data, runtime, cache)
-    programs = tuple(sorted(export_dir.glob("*.pte")))
-    runner_sha = deploy_runner(device, runner, cache, progress, programs)
+    runner_sha = deploy_runner(device, runner, cache, progress, tuple(sorted(export_dir.glob("*.pte"))))
     if runner.kind == "native" and device.profile.python_cmd:   # sessions started by hand default to the Python runner there
         deploy_runner(device, default_runner(device.profile), cache, progress)
     run = DeviceRun(spec, device, run_id, runtime, data, Path(), "", data_rel, f"replay/{run_id}", runner_sha,
                     reconnect=reconnect, served=served, runner=runner)
     run.model_rel = run.deploy_model(spec, cache, progress)
     run.export_dir = cache / "exports" / run.model_rel.split("/", 1)[1]
-    if results is not None:
-        (results / "export").mkdir(parents=True, exist_ok=True)
-        (results / "export" / "manifest.json").write_text((run.export_dir / "manifest.json").read_text())
     return run

@@ -7,7 +7,7 @@ has one place to import from. The CLI turns an ``EdgeclError`` into one clear li
 """
 from __future__ import annotations
 
-from android_harness.device.errors import (CancelledError, CheckpointError, ConfigError, DataError, DeviceSideError,
+from android_harness.device.errors import (EXIT_MODEL, CancelledError, CheckpointError, ConfigError, DataError, DeviceSideError,
                                            EdgeclError, ReplayStoreError, SessionSpecError, StorageFullError)
 from android_harness.errors import AdbError, AdbTimeout, DeviceError, PowerError, SessionError
 
@@ -18,6 +18,8 @@ __all__ = ["AdbError", "AdbTimeout", "CancelledError", "CheckpointError", "Confi
 
 class ExportError(EdgeclError):
     """Export failed; names the pass and, where known, the graph node or layer."""
+
+    exit_code = EXIT_MODEL
 
     def __init__(self, message: str, *, pass_name: str | None = None, node: str | None = None) -> None:
         self.pass_name = pass_name

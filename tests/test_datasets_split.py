@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from pipeline.config import DataSpec
-from pipeline.datasets import load_dataset, read_task_shards, split_tasks, write_task_shards
+from pipeline.datasets import Dataset, load_dataset, read_task_shards, split_tasks, write_task_shards
 from pipeline.datasets.split import class_order
 from pipeline.errors import ConfigError, DataError
 
@@ -50,3 +50,23 @@ def test_task_shards_round_trip_and_tamper(digits, tmp_path):
     path.write_bytes(bytes(raw))
     with pytest.raises(DataError, match="task1_train.shard: record"):
         read_task_shards(tmp_path)
+
+
+def _tiny(y_train: list[int], y_test: list[int], num_classes: int) -> Dataset:
+    return Dataset("tiny", np.zeros((len(y_train), 2), np.float32), np.array(y_train), np.zeros((len(y_test), 2), np.float32),
+                   np.array(y_test), (2,), num_classes, "test", class_names=[f"c{i}" for i in range(num_classes)])
+
+
+def test_a_class_without_training_samples_is_an_error_naming_it():
+    with pytest.raises(DataError, match=r"class 3 \('c3'\) of tiny has no training sample \(1 test\)"):
+        split_tasks(_tiny([0, 1, 2], [0, 1, 2, 3], 4), 2, 2)
+
+
+def test_a_class_without_test_samples_and_unused_classes_are_said():
+    said: list[str] = []
+    tasks = split_tasks(_tiny([0, 0, 1, 1, 2, 3, 4], [0, 2, 3], 5), 2, 2, warn=said.append)
+    assert [t.classes.tolist() for t in tasks] == [[0, 1], [2, 3]]
+    assert said == ["data: class 1 ('c1') of tiny has no test sample (2 train): it counts in no accuracy; "
+                    "give it at least 2 samples",
+                    "data: 1 of 5 classes are in no task (class 4 ('c4')): data.tasks x data.classes_per_task = 4; "
+                    "they are left out of training but the classifier keeps 5 outputs"]

@@ -72,6 +72,7 @@ def test_summary_reports_program_load_apart_from_training(tmp_path: Path) -> Non
     console.print(summary_table(summary))
     text = console.export_text()
     assert "load J" in text and "energy (simulated) from odpm_rails" in text and f"{task['loading_j']:.2f}" in text
+    assert summary["sparcl"] is False and text.count(" off ") >= 2      # SparCL off: no sparsity nor DDR shown
 
 
 def test_the_demo_prints_the_counter_program_load_and_the_profiling_share_against_the_goal() -> None:

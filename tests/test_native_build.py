@@ -23,7 +23,7 @@ import pytest
 
 from android_harness.native import ABIS, NativeBuildError, ToolchainMissing, build_runner, run_prefix, runner_ops
 from android_harness.native import build as native_build
-from android_harness.native.build import output_dir, work_dir
+from android_harness.native.build import operators_file, output_dir, work_dir
 from tests.export_helpers import random_masks, rel_err, replay_batch, small_request
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(2400)]  # a first build from scratch takes minutes
@@ -207,7 +207,7 @@ def test_kernel_files_are_found_for_every_portable_operator() -> None:
     kernels = portable_kernels()
     assert len(kernels) > 200 and kernels["aten::mm.out"] == "mm_out"
     full = set(runner_ops("x86_64"))   # what the full build registers: every kernel and the runtime's own
-    assert full == set(kernels) | runtime_operators()
+    assert full == set(kernels) | runtime_operators() == set(operators_file("x86_64").read_text().split())
     assert kernel_sources(["aten::add.out", "aten::mm.out", "executorch_prim::add.Scalar"]) == ["op_add.cpp", "op_mm.cpp"]
     for op in kernels:   # each operator's kernel function is defined in a file the selection compiles
         files = kernel_sources([op])

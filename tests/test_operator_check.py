@@ -3,6 +3,8 @@ runtime's list (the Python bindings' registry, or an ops.txt); a missing one nam
 the layer that produced it and what to use instead, and leaves no export folder behind."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pipeline.errors import ExportError
@@ -121,3 +123,28 @@ def test_an_empty_or_missing_ops_file_is_an_export_error(tmp_path):
         runtime_operators(tmp_path / "empty.txt")
     with pytest.raises(ExportError, match="cannot be read"):
         runtime_operators(tmp_path / "absent.txt")
+
+
+ZOO_FILE = Path(__file__).resolve().parent / "user_zoo.py"
+
+
+@pytest.mark.parametrize("cls,args,fast,layers", [
+    ("AvgPoolCNN", {}, True, ["layer 'pool' (AvgPool2d)"]),                                 # three convolutions
+    ("AvgPoolCNN", {}, False, ["layer 'pool' (AvgPool2d)"]),
+    ("Residual", {"pool": "avg"}, True, ["layer 'pool' (AvgPool2d)"]),                      # residual adds, BatchNorm
+    ("Depthwise", {"pool": "adaptive"}, True, ["layer 'pool.0' (AdaptiveAvgPool2d)",         # depthwise, GroupNorm
+                                               "layer 'pool.1' (AvgPool2d)"]),
+])
+def test_models_with_maskable_layers_are_refused_naming_the_layer_and_the_fix(tmp_path, cls, args, fast, layers):
+    """Three or more layers, so some are maskable (their masks are program inputs): the check still
+    names each missing operator's layer and its replacement, as an ExportError."""
+    out = tmp_path / "export"
+    req = ExportRequest(f"{ZOO_FILE}:{cls}", (3, 8, 8), 4, 6, args=args, fast_passes=fast)
+    with pytest.raises(ExportError) as info:
+        export_program(req, out)
+    msg = str(info.value)
+    assert info.value.pass_name == "operator_check", msg
+    for layer in layers:
+        assert f"{layer} at {ZOO_FILE}:" in msg, msg
+    assert "instead" in msg and "use nn.MaxPool2d" in msg.replace("use global mean pooling", "use nn.MaxPool2d")
+    assert not out.exists()

@@ -165,3 +165,11 @@ def test_report_refuses_folders_that_are_not_results_and_leaves_a_trace_folder_a
     with pytest.raises(EdgeclError, match="is not a results folder: it has no sessions/ and no spec.json"):
         write_report(other)
     assert list(other.iterdir()) == []
+
+
+def test_method_row_names_the_replayed_rows_only_when_the_spec_sets_them():
+    from pipeline.report.header import _method
+
+    train = {"method": "er", "epochs": 2, "batch_size": 32, "optimizer": "sgd", "lr": 0.05}
+    assert _method({"train": {**train, "buffer_batch_size": None}}) == "er: 2 epochs/task, batch 32, sgd lr 0.05"
+    assert "batch 32 (+16 replayed), sgd" in _method({"train": {**train, "buffer_batch_size": 16}})

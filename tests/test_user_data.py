@@ -4,6 +4,7 @@ unequal-length text), loaded exactly, checked against the model at spec time, ba
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -217,3 +218,24 @@ def test_uea_sets_from_the_sktime_wheel(name, shape, classes, sizes):
     ds = load_dataset(DataSpec(kind="ts", path=Path(SKTIME_DATA) / name, tasks=1, classes_per_task=2,
                                normalize=False), seed=0)
     assert ds.input_shape == shape and ds.num_classes == classes and (len(ds.y_train), len(ds.y_test)) == sizes
+
+
+def test_padding_is_left_out_of_the_standardisation_and_stays_zero(tmp_path):
+    """Unequal-length series: mean/std over the real frames only, and the padding reads 0 (the mean) after."""
+    (tmp_path / "Vowels3_TRAIN.ts").write_text(MULTI)
+    spec = DataSpec(kind="ts", path=tmp_path, tasks=1, classes_per_task=3, test_fraction=0.25)
+    raw, ds = load_dataset(replace(spec, normalize=False), seed=0), load_dataset(spec, seed=0)
+    real = np.arange(5)[None, :] < ds.lengths_train[:, None]
+    values = raw.x_train.transpose(1, 0, 2)[:, real]                          # (C, real frames of all samples)
+    assert np.allclose(ds.mean, values.mean(axis=1)) and np.allclose(ds.std, values.std(axis=1))
+    assert np.all(ds.x_train.transpose(1, 0, 2)[:, ~real] == 0.0)
+    assert np.allclose(ds.x_train.transpose(1, 0, 2)[:, real], (values - ds.mean[:, None]) / ds.std[:, None])
+
+
+def test_a_seq_len_shorter_than_a_series_is_said(tmp_path, capsys):
+    (tmp_path / "Vowels3_TRAIN.ts").write_text(MULTI)
+    load_dataset(DataSpec(kind="ts", path=tmp_path, seq_len=3, tasks=1, classes_per_task=3), seed=0)
+    err = capsys.readouterr().err
+    assert "data.seq_len = 3 crops 1 of 4 series to their centre (the longest has 5 frames)" in err
+    load_dataset(DataSpec(kind="ts", path=tmp_path, tasks=1, classes_per_task=3), seed=0)
+    assert "crops" not in capsys.readouterr().err

@@ -7,17 +7,24 @@ both on this root, so one ``except EdgeclError`` catches them all.
 """
 from __future__ import annotations
 
+# The CLI's exit codes, one per kind of refusal (README "Exit codes"); 130 is Ctrl-C.
+EXIT_FAILED = 1    # something failed while working: a device, adb, a session, a build
+EXIT_SPEC = 2      # the spec, an override or a command-line argument is refused
+EXIT_DATA = 3      # the data set is refused (missing, unreadable, or unusable as the spec asks)
+EXIT_MODEL = 4     # the model cannot be exported for, or run by, the runtime the run uses
+EXIT_PHONE = 5     # the phone refuses the session before it starts (no runner for its ABI, no Python for ORT, no space)
+
 
 class EdgeclError(Exception):
     """Base of every error edgecl raises on purpose."""
 
-    exit_code = 1
+    exit_code = EXIT_FAILED
 
 
 class ConfigError(EdgeclError):
     """A spec or override is invalid. Carries every problem found, not just the first."""
 
-    exit_code = 2
+    exit_code = EXIT_SPEC
 
     def __init__(self, problems: list[str] | str, source: str | None = None) -> None:
         self.problems = [problems] if isinstance(problems, str) else list(problems)
@@ -33,7 +40,7 @@ class ConfigError(EdgeclError):
 class DataError(EdgeclError):
     """A dataset or shard file is missing, truncated or corrupted."""
 
-    exit_code = 2
+    exit_code = EXIT_DATA
 
 
 class DeviceSideError(EdgeclError):

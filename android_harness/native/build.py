@@ -243,6 +243,18 @@ def _read_ops(path: Path) -> list[str]:
     return [line.strip() for line in path.read_text().splitlines() if line.strip()]
 
 
+def operators_file(abi: str) -> Path:
+    """A file naming every operator a build of the current sources for ``abi`` can register, one a line, sorted
+    (the full build's list, read from the vendored sources, so checking a program needs no build)."""
+    path = native_root() / source_key(abi) / f"{abi}.operators.txt"
+    if not path.is_file():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text("".join(op + "\n" for op in sorted(set(portable_kernels()) | runtime_operators())))
+        os.replace(tmp, path)
+    return path
+
+
 def runner_ops(abi: str) -> list[str]:
     """The operators ``abi``'s ``edgecl-runner`` registers (``ops.txt`` of the build; builds if needed),
     as ``namespace::name.overload`` — the names ExecuTorch programs list their operators by."""

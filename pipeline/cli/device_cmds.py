@@ -89,7 +89,8 @@ def vphone_stop(which: Optional[str] = typer.Argument(None, help="serial or port
                                                          "if not edgecl's vphone server"),
                 keep: bool = typer.Option(False, "--keep", help="keep the phone's home folder (its files, "
                                           "sessions and logs) instead of removing it")) -> None:
-    """Stop a virtual phone by PID (and disconnect it from adb); its home folder is removed unless --keep.
+    """Stop a virtual phone given by serial or port (its process is ended by PID, and it is disconnected from
+    adb); its home folder is removed unless --keep.
     The last one also stops edgecl's vphone adb server."""
     from android_harness.adb import ServerAddress
     from android_harness.private_server import running_server, stop_server

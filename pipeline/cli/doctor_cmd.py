@@ -21,7 +21,7 @@ def doctor(serial: Optional[str] = serial_option(),
     """Check a phone for edgecl: adb, ABI, Android, storage, runners, power counters, charging, thermal, RAM."""
     from android_harness.doctor import diagnose, session_can_run
 
-    found, checks = diagnose(serial)
+    found, checks = diagnose(*_locate(serial))
     ok = session_can_run(checks)
     if as_json:
         print(json.dumps({"serial": found, "session_can_run": ok, "checks": [asdict(c) for c in checks]}, indent=1))
@@ -36,6 +36,20 @@ def doctor(serial: Optional[str] = serial_option(),
     console.print("[bold green]a session can run here[/]" if ok else
                   f"[bold red]no session can run until this is fixed:[/] {', '.join(blocking)}")
     raise typer.Exit(0 if ok else 1)
+
+
+def _locate(serial: Optional[str]) -> tuple[Optional[str], object]:
+    """(serial, adb server) of the phone meant, looked up on the servers ``run`` and ``devices`` use (a
+    vphone's own server included); a phone found nowhere goes to the doctor's adb check as given, which
+    says what is wrong with it."""
+    from pipeline.cli.pool_opts import pool_members
+    from pipeline.errors import EdgeclError
+
+    try:
+        member = pool_members([serial] if serial else None, False, None, None)[0]
+    except EdgeclError:
+        return serial, None
+    return member.serial, member.server
 
 
 def register(app: typer.Typer) -> None:

@@ -87,6 +87,8 @@ def tune(
     adb_server: Optional[List[str]] = pool_opts.server_option(),
     connect: Optional[List[str]] = pool_opts.connect_option(),
     offline_grace: float = typer.Option(30.0, "--offline-grace", help="several phones: seconds a phone may be offline before its run waits for it"),
+    use_vphone: bool = typer.Option(False, "--vphone", help="tune on a virtual phone started for this run"),
+    set_: list[str] = typer.Option([], "--set", help="override a spec key, e.g. --set train.epochs=2 (repeatable)"),
 ) -> None:
     """Run an experiment with Miro tuning each task on the device; print the decisions and measurements.
     With several phones (--serial A --serial B, --all, device.serials in the spec) each phone tunes its own run, in parallel."""
@@ -95,12 +97,15 @@ def tune(
         return
     if spec_path is None:
         raise ConfigError("edgecl tune: give SPEC.toml (or --show RESULTS_DIR)")
-    from pipeline.config import load_spec
+    from pipeline.config import load_spec, parse_overrides
     from pipeline.miro.run import run_with_miro
 
-    spec = load_spec(spec_path)
+    overrides = {**parse_overrides(set_), "miro.enabled": True}
+    spec = load_spec(spec_path, overrides)
+    if (serial or all_devices or connect) and use_vphone:
+        raise ConfigError("give --serial/--all/--connect or --vphone, not both")
     device = None
-    if serial or all_devices or connect or spec.device.serials or not spec.device.vphone:
+    if not use_vphone and (serial or all_devices or connect or spec.device.serials or not spec.device.vphone):
         members = pool_opts.pool_members(serial, all_devices, adb_server, connect, spec.device.serials, spec.device.serial)
         if len(members) > 1:
             from pipeline.cli.run_cmds import run_on_pool
@@ -111,7 +116,7 @@ def tune(
         device = members[0].open(spec.device.profile)
     from pipeline.cli.run_cmds import print_report
 
-    results_dir = run_with_miro(spec_path, out, device=device, overrides={"miro.enabled": True})
+    results_dir = run_with_miro(spec_path, out, device=device, overrides=overrides, vphone=use_vphone)
     print_decisions(load_miro_json(results_dir))
     Console().print(f"results: {results_dir}")
     print_report(results_dir)

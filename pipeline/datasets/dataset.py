@@ -29,6 +29,9 @@ class Dataset:
     class_names: list[str] = field(default_factory=list)
     mean: np.ndarray | None = None
     std: np.ndarray | None = None
+    # (C, T) series zero-padded at the end: each sample's real frames (None: no padding)
+    lengths_train: np.ndarray | None = None
+    lengths_test: np.ndarray | None = None
 
     def summary(self) -> str:
         return (f"{self.name}: {len(self.y_train)} train / {len(self.y_test)} test, "
@@ -60,7 +63,9 @@ def subsample(ds: Dataset, max_train_per_class: int, max_test_per_class: int, se
     """The dataset with per-class caps applied (quick runs, benches)."""
     tr = cap_per_class(ds.y_train, max_train_per_class, seed)
     te = cap_per_class(ds.y_test, max_test_per_class, seed + 1)
-    return replace(ds, x_train=ds.x_train[tr], y_train=ds.y_train[tr], x_test=ds.x_test[te], y_test=ds.y_test[te])
+    return replace(ds, x_train=ds.x_train[tr], y_train=ds.y_train[tr], x_test=ds.x_test[te], y_test=ds.y_test[te],
+                   lengths_train=None if ds.lengths_train is None else ds.lengths_train[tr],
+                   lengths_test=None if ds.lengths_test is None else ds.lengths_test[te])
 
 
 def channel_stats(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -80,6 +85,28 @@ def apply_stats(x: np.ndarray, mean: np.ndarray, std: np.ndarray) -> np.ndarray:
 def normalize(ds: Dataset) -> Dataset:
     """Standardise with the training set's per-channel statistics (fixed dataset statistics, as
     mammoth does, rather than stats that change with each task)."""
-    mean, std = channel_stats(ds.x_train.astype(np.float32))
-    return replace(ds, x_train=apply_stats(ds.x_train, mean, std), x_test=apply_stats(ds.x_test, mean, std),
-                   mean=mean, std=std)
+    if ds.lengths_train is None:
+        mean, std = channel_stats(ds.x_train.astype(np.float32))
+        return replace(ds, x_train=apply_stats(ds.x_train, mean, std), x_test=apply_stats(ds.x_test, mean, std),
+                       mean=mean, std=std)
+    mean, std = padded_channel_stats(ds.x_train, ds.lengths_train)
+    return replace(ds, x_train=_zero_padding(apply_stats(ds.x_train, mean, std), ds.lengths_train),
+                   x_test=_zero_padding(apply_stats(ds.x_test, mean, std), ds.lengths_test), mean=mean, std=std)
+
+
+def _frames_mask(lengths: np.ndarray, frames: int) -> np.ndarray:
+    """(N, 1, T) True at each sample's real frames."""
+    return (np.arange(frames)[None, :] < np.asarray(lengths)[:, None])[:, None, :]
+
+
+def padded_channel_stats(x: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-channel mean and std of (N, C, T) series over their real frames only (the padding is no data)."""
+    mask = np.broadcast_to(_frames_mask(lengths, x.shape[2]), x.shape)
+    values = np.moveaxis(x, 1, 0)[np.moveaxis(mask, 1, 0)].reshape(x.shape[1], -1).astype(np.float64)
+    mean, std = values.mean(axis=1), values.std(axis=1)
+    return mean.astype(np.float32), np.where(std < 1e-6, 1.0, std).astype(np.float32)
+
+
+def _zero_padding(x: np.ndarray, lengths: np.ndarray | None) -> np.ndarray:
+    """Padding frames back to 0 after standardising: the training mean, i.e. no signal."""
+    return x if lengths is None else np.where(_frames_mask(lengths, x.shape[2]), x, np.float32(0.0))

@@ -5,12 +5,14 @@ says which logits belong to the task, for task-IL evaluation and current-task-on
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
 from pipeline.datasets.dataset import Dataset
-from pipeline.errors import ConfigError
+from pipeline.errors import ConfigError, DataError
 
 
 @dataclass
@@ -40,9 +42,38 @@ def class_order(num_classes: int, n_used: int, mode: str, seed: int) -> np.ndarr
     raise ConfigError(f"data.class_order: expected 'natural' or 'seeded', got {mode!r}")
 
 
-def split_tasks(ds: Dataset, tasks: int, classes_per_task: int, order: str = "natural", seed: int = 0) -> list[Task]:
+def _class_label(ds: Dataset, c: int) -> str:
+    return f"class {c} ({ds.class_names[c]!r})" if c < len(ds.class_names) else f"class {c}"
+
+
+def check_classes(ds: Dataset, used: np.ndarray, warn: Callable[[str], None]) -> None:
+    """A class of a task with no training sample is an error (its task would train without it); one with no
+    test sample, or a class no task uses, is said (it counts nowhere in the accuracy, resp. trains nowhere)."""
+    for c in used.tolist():
+        n_train, n_test = int((ds.y_train == c).sum()), int((ds.y_test == c).sum())
+        if n_train == 0:
+            raise DataError(f"data: {_class_label(ds, c)} of {ds.name} has no training sample ({n_test} test); "
+                            "give it samples, or leave it out (data.tasks x data.classes_per_task)")
+        if n_test == 0:
+            warn(f"data: {_class_label(ds, c)} of {ds.name} has no test sample ({n_train} train): "
+                 "it counts in no accuracy; give it at least 2 samples")
+    unused = sorted(set(range(ds.num_classes)) - set(used.tolist()))
+    if unused:
+        names = ", ".join(_class_label(ds, c) for c in unused[:5]) + (f" and {len(unused) - 5} more" if len(unused) > 5 else "")
+        warn(f"data: {len(unused)} of {ds.num_classes} classes are in no task ({names}): data.tasks x "
+             f"data.classes_per_task = {len(used)}; they are left out of training but the classifier keeps "
+             f"{ds.num_classes} outputs")
+
+
+def _stderr(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr)
+
+
+def split_tasks(ds: Dataset, tasks: int, classes_per_task: int, order: str = "natural", seed: int = 0,
+                warn: Callable[[str], None] = _stderr) -> list[Task]:
     """Cut ``ds`` into class-incremental tasks; every task must have training and test samples."""
     classes = class_order(ds.num_classes, tasks * classes_per_task, order, seed).reshape(tasks, classes_per_task)
+    check_classes(ds, classes.ravel(), warn)
     out = []
     for t, cls in enumerate(classes):
         tr, te = np.isin(ds.y_train, cls), np.isin(ds.y_test, cls)

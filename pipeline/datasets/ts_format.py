@@ -158,3 +158,8 @@ def fit_length(x: np.ndarray, length: int) -> np.ndarray:
 def stack(ts: TsFile, length: int) -> np.ndarray:
     """All cases as one (N, C, length) float32 array."""
     return np.stack([fit_length(s, length) for s in ts.series]).astype(np.float32)
+
+
+def real_frames(ts: TsFile, length: int) -> np.ndarray:
+    """Each case's frames of data after ``fit_length`` (the rest is padding)."""
+    return np.array([min(s.shape[1], length) for s in ts.series], np.int64)

@@ -10,6 +10,7 @@ values divided by ``data.scale``, a stratified seeded test split when the files 
 from __future__ import annotations
 
 import hashlib
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,7 +19,7 @@ import numpy as np
 
 from pipeline.datasets.arrays import peek, read_arrays
 from pipeline.datasets.dataset import Dataset, stratified_split
-from pipeline.datasets.ts_format import read_ts, stack, ts_pair
+from pipeline.datasets.ts_format import real_frames, read_ts, stack, ts_pair
 from pipeline.errors import DataError
 
 if TYPE_CHECKING:
@@ -98,10 +99,13 @@ def load_user_dataset(data: "DataSpec", seed: int) -> Dataset:
     """The user's data as a ``Dataset`` (values / ``data.scale``; split drawn if the files hold none)."""
     if data.path is None:
         raise DataError(f"data.path: kind {data.kind!r} needs the file or folder of your data")
+    len_tr = len_te = None
     if data.kind == "ts":
         train, test, length = _ts_files(data)
-        x_tr, y_tr_raw = stack(train, length), np.array(train.labels)
+        _say_cropped(data, [train] + ([test] if test else []), length)
+        x_tr, y_tr_raw, len_tr = stack(train, length), np.array(train.labels), real_frames(train, length)
         x_te, y_te_raw = (None, None) if test is None else (stack(test, length), np.array(test.labels))
+        len_te = None if test is None else real_frames(test, length)
         order, name, source = train.declared_labels, train.header.get("problemname", train.path.stem), str(train.path)
     else:
         raw = read_arrays(data.path, data.labels)
@@ -112,9 +116,22 @@ def load_user_dataset(data: "DataSpec", seed: int) -> Dataset:
     if x_te is None:
         tr, te = stratified_split(y_tr, data.test_fraction, seed)
         x_tr, y_tr, x_te, y_te = x_tr[tr], y_tr[tr], x_tr[te], y_tr[te]
+        len_tr, len_te = (None, None) if len_tr is None else (len_tr[tr], len_tr[te])
     else:
         x_te = np.asarray(x_te, np.float32) / np.float32(data.scale)
-    return Dataset(name, x_tr, y_tr, x_te, y_te, tuple(int(s) for s in x_tr.shape[1:]), len(names), source, names)
+    padded = len_tr is not None and (np.any(len_tr < x_tr.shape[-1]) or np.any(len_te < x_te.shape[-1]))
+    return Dataset(name, x_tr, y_tr, x_te, y_te, tuple(int(s) for s in x_tr.shape[1:]), len(names), source, names,
+                   lengths_train=len_tr if padded else None, lengths_test=len_te if padded else None)
+
+
+def _say_cropped(data: "DataSpec", files: list, length: int) -> None:
+    """``data.seq_len`` shorter than some series crops their centre: said, with how many and the longest."""
+    longest = max(f.max_length for f in files)
+    if length < longest:
+        n = sum(s.shape[1] > length for f in files for s in f.series)
+        total = sum(len(f.series) for f in files)
+        print(f"warning: data.seq_len = {length} crops {n} of {total} series to their centre (the longest has "
+              f"{longest} frames); raise data.seq_len or leave it out to keep every frame", file=sys.stderr)
 
 
 def data_files(data: "DataSpec") -> list[Path]:

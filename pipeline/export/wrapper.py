@@ -50,6 +50,13 @@ def _conv1d_as_conv2d(module: nn.Conv1d, x: torch.Tensor, w: torch.Tensor) -> to
     return y.squeeze(2)
 
 
+class MaskSlots(dict):
+    """The masks of the call in progress, read by the patched layers. A dict subclass that
+    ``torch.export`` does not take apart as module state: a plain dict attribute is snapshotted and
+    put back as a copy after an export, so a second export of the same wrapper (the operator check's
+    forward graph) would fill a dict the layers no longer read."""
+
+
 def patch_layer_forward(module: nn.Module, mask_name: str | None, masks: dict[str, torch.Tensor],
                         conv1d_as_2d: bool = False) -> None:
     """Make ``module`` compute with ``weight * masks[mask_name]`` (parameter names stay unchanged),
@@ -106,7 +113,7 @@ class TrainingWrapper(nn.Module):
         self.mask_names = list(mask_names)
         self.norm_names = norm_layers(model)
         self._captured: dict[str, torch.Tensor] = {}
-        self._masks: dict[str, torch.Tensor] = {}
+        self._masks = MaskSlots()
         modules = dict(model.named_modules())
         for name in self.mask_names:
             patch_layer_forward(modules[name.rsplit(".", 1)[0]], name, self._masks, conv1d_as_2d)
@@ -128,7 +135,10 @@ class TrainingWrapper(nn.Module):
 
     def forward(self, x, y, logit_mask, ce_weight, target_logits, mse_weight, *masks):
         self._masks.update(zip(self.mask_names, masks))
-        logits = self.model(x)
+        try:
+            logits = self.model(x)
+        finally:   # the slots hold this call's tensors only: a later export must not find the traced ones
+            self._masks.clear()
         z = logits * logit_mask + (logit_mask - 1.0) * MASK_OFF
         onehot = (y.unsqueeze(1) == torch.arange(logits.shape[1], device=y.device).unsqueeze(0)).to(logits.dtype)
         ce = -(F.log_softmax(z, dim=1) * onehot).sum(dim=1)
@@ -153,7 +163,7 @@ class EvalWrapper(nn.Module):
         super().__init__()
         self.model = model.eval()
         self.param_names, self.buffer_names, self.mask_names = list(param_names), list(buffer_names), list(mask_names)
-        self._masks: dict[str, torch.Tensor] = {}
+        self._masks = MaskSlots()
         modules = dict(model.named_modules())
         for name in self.mask_names:
             patch_layer_forward(modules[name.rsplit(".", 1)[0]], name, self._masks)
@@ -163,7 +173,10 @@ class EvalWrapper(nn.Module):
         values = dict(zip(self.param_names, tensors[:n_p]))
         values.update(zip(self.buffer_names, tensors[n_p:n_p + n_b]))
         self._masks.update(zip(self.mask_names, tensors[n_p + n_b:]))
-        return torch.func.functional_call(self.model, values, (x,), strict=False)
+        try:
+            return torch.func.functional_call(self.model, values, (x,), strict=False)
+        finally:
+            self._masks.clear()
 
 
 def eval_buffer_names(model: nn.Module) -> list[str]:

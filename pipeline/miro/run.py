@@ -76,8 +76,9 @@ def run_spec_with_miro(spec: ExperimentSpec, device: Any, out: Path | None = Non
 
 
 def run_with_miro(spec_path: str | Path, out: Path | None = None, *, device: Any = None,
-                  overrides: dict[str, Any] | None = None, console: Console | None = None) -> Path:
-    """Load ``spec_path`` (with dotted ``overrides``) and run it with Miro on ``device`` (or the spec's)."""
+                  overrides: dict[str, Any] | None = None, console: Console | None = None, vphone: bool = False) -> Path:
+    """Load ``spec_path`` (with dotted ``overrides``) and run it with Miro on ``device`` (or the spec's;
+    ``vphone``: a virtual phone started for this run)."""
     spec = load_spec(spec_path, overrides)
     spec = replace(spec, miro=replace(spec.miro, enabled=True))
     if device is not None:
@@ -85,6 +86,7 @@ def run_with_miro(spec_path: str | Path, out: Path | None = None, *, device: Any
         return folder
     from android_harness.device_choice import device_for
 
-    with device_for(spec.device.serial or None, spec.device.vphone, spec.device.vphone_preset) as dev:
+    with device_for(None if vphone else spec.device.serial or None, vphone or spec.device.vphone,
+                    spec.device.vphone_preset) as dev:
         folder, _ = run_spec_with_miro(spec, dev, out)
     return folder

@@ -63,8 +63,10 @@ def _method(spec: dict[str, Any]) -> str:
     t = spec.get("train") or {}
     if not t:
         return NOT_RECORDED
-    out = (f"{t.get('method')}: {t.get('epochs')} epochs/task, batch {t.get('batch_size')} "
-           f"(+{t.get('buffer_batch_size')} replayed), {t.get('optimizer')} lr {t.get('lr')}")
+    replayed = t.get("buffer_batch_size")
+    replayed = f" (+{replayed} replayed)" if replayed is not None else ""
+    out = (f"{t.get('method')}: {t.get('epochs')} epochs/task, batch {t.get('batch_size')}{replayed}, "
+           f"{t.get('optimizer')} lr {t.get('lr')}")
     if t.get("method") in REGISTRY and REGISTRY[t["method"]].stores_logits:     # alpha and beta weigh its loss
         out += f", alpha {t.get('alpha')} beta {t.get('beta')}"
     return out

@@ -33,13 +33,19 @@ def _as_2d(ndim: int, stride, padding, dilation) -> tuple[tuple[int, int], ...]:
     return tuple(stride), tuple(padding), tuple(dilation)
 
 
+def _contiguous(t: torch.Tensor | None) -> torch.Tensor | None:
+    """The replaced ops' outputs are contiguous, and the graph's later views assume it (a user's
+    ``flatten`` after a convolution): a decomposition's result that is not is copied (a no-op otherwise)."""
+    return None if t is None else t.contiguous()
+
+
 def _convolution(x, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
     if not _supported(x.dim(), transposed, groups):
         return NotImplemented
     s, p, d = _as_2d(x.dim(), stride, padding, dilation)
     if x.dim() == 3:
-        return conv2d_forward(x.unsqueeze(2), weight.unsqueeze(2), bias, s, p, d).squeeze(2)
-    return conv2d_forward(x, weight, bias, s, p, d)
+        return _contiguous(conv2d_forward(x.unsqueeze(2), weight.unsqueeze(2), bias, s, p, d).squeeze(2))
+    return _contiguous(conv2d_forward(x, weight, bias, s, p, d))
 
 
 def _convolution_backward(grad, x, weight, bias_sizes, stride, padding, dilation, transposed, output_padding,
@@ -58,7 +64,7 @@ def _convolution_backward(grad, x, weight, bias_sizes, stride, padding, dilation
         gw = gw.squeeze(2) if one_d else gw
     if output_mask[2]:
         gb = grad.sum(dim=[0, 2, 3] if not one_d else [0, 2])
-    return gi, gw, gb
+    return _contiguous(gi), _contiguous(gw), _contiguous(gb)
 
 
 def _eligible(node: torch.fx.Node) -> bool:

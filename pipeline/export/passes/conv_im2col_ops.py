@@ -90,7 +90,8 @@ def conv2d_forward(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | N
     ho, wo = _out_hw(h, w, kh, kw, stride, padding, dilation)
     if _batch_in_columns(c * kh * kw, ho * wo):
         cols_t, _, _ = im2col_t(x, kh, kw, stride, padding, dilation)
-        out = torch.mm(weight.reshape(o, c * kh * kw), cols_t).view(o, n, ho, wo).permute(1, 0, 2, 3)
+        prod = torch.mm(weight.reshape(o, c * kh * kw), cols_t).view(o, n, ho, wo)
+        out = torch.ops.aten.permute_copy.default(prod, [1, 0, 2, 3])   # contiguous, as convolution's output
     else:
         cols, _, _ = im2col(x, kh, kw, stride, padding, dilation)
         out = torch.bmm(weight.reshape(1, o, c * kh * kw).expand(n, o, c * kh * kw), cols).view(n, o, ho, wo)
@@ -120,7 +121,17 @@ def _col2im(gcols: torch.Tensor, in_shape: Sequence[int], kh: int, kw: int, ho: 
     else:   # (N, C, sh, sw, R, Q) -> (N, C, R, sh, Q, sw) = the padded input, rows r*sh + a, columns q*sw + b
         stacked = torch.stack([torch.stack(row, dim=2) for row in phases], dim=2)
         acc = torch.ops.aten.permute_copy.default(stacked, [0, 1, 4, 2, 5, 3]).reshape(n, c, rows * sh, cols * sw)
-    return acc[:, :, ph:ph + h, pw:pw + w]
+    return _crop(acc, ph, h, pw, w)
+
+
+def _crop(acc: torch.Tensor, ph: int, h: int, pw: int, w: int) -> torch.Tensor:
+    """``acc[:, :, ph:ph + h, pw:pw + w]`` as ``slice_copy`` (the copies ExecuTorch makes of a slice anyway),
+    so the input gradient is contiguous like ``convolution_backward``'s and any view of it stays valid."""
+    if (ph, acc.shape[2]) != (0, h):
+        acc = torch.ops.aten.slice_copy.Tensor(acc, 2, ph, ph + h)
+    if (pw, acc.shape[3]) != (0, w):
+        acc = torch.ops.aten.slice_copy.Tensor(acc, 3, pw, pw + w)
+    return acc
 
 
 def conv2d_input_grad(grad: torch.Tensor, x_shape: Sequence[int], weight: torch.Tensor, stride: Sequence[int],

@@ -21,7 +21,8 @@ _T = [1, 0]
 
 
 def _is_permute(node, dims=None) -> bool:
-    return (isinstance(node, torch.fx.Node) and node.op == "call_function" and node.target is aten.permute.default
+    return (isinstance(node, torch.fx.Node) and node.op == "call_function"
+            and node.target in (aten.permute.default, aten.permute_copy.default)
             and (dims is None or list(node.args[1]) == dims))
 
 
@@ -58,7 +59,9 @@ def _swap_transposed_mm(graph: torch.fx.Graph) -> int:
         with graph.inserting_before(node):
             small_t = call(graph, aten.permute.default, small, _T, like=node)
             prod = call(graph, aten.mm.default, *((big, small_t) if big_first else (small_t, big)), like=node)
-            new = call(graph, aten.permute.default, prod, _T, like=node)
+            # a copy, contiguous like the mm it replaces, so a later view of it stays valid (ExecuTorch
+            # runs every permute as this same copy)
+            new = call(graph, aten.permute_copy.default, prod, _T, like=node)
         node.replace_all_uses_with(new)
         graph.erase_node(node)
         count += 1
