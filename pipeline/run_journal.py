@@ -25,7 +25,7 @@ from android_harness.device.paths import under_root
 from android_harness.session import SessionDriver, SessionHandle
 from android_harness.shell_quote import quote
 from pipeline.config import ReplaySpec
-from pipeline.errors import DeviceError
+from pipeline.errors import ConfigError, DeviceError
 
 if TYPE_CHECKING:
     from android_harness.device.session_spec import SessionSpec
@@ -70,8 +70,19 @@ class RunJournal:
 
     @classmethod
     def create(cls, out_dir: str | Path, name: str, **kw) -> "RunJournal":
-        """A fresh folder ``out_dir/<name>-<yyyymmdd-hhmmss>`` (the normal ``edgecl run`` folder)."""
-        return cls(Path(under_root(out_dir, f"{name}-{time.strftime('%Y%m%d-%H%M%S')}")), **kw)
+        """A fresh folder ``out_dir/<name>-<yyyymmdd-hhmmss>`` (the normal ``edgecl run`` folder), made by this
+        call alone: a name that exists (made in advance, or by a run started in the same second) gets a
+        ``-2``, ``-3``, ... suffix, so a run never writes into a folder it did not create (``--resume`` names one)."""
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+        stem = f"{name}-{time.strftime('%Y%m%d-%H%M%S')}"
+        for n in range(1, 1000):
+            folder = Path(under_root(out_dir, stem if n == 1 else f"{stem}-{n}"))
+            try:
+                folder.mkdir()           # exclusive: fails when the folder exists, whoever made it
+            except FileExistsError:
+                continue
+            return cls(folder, **kw)
+        raise ConfigError(f"{out_dir}: {stem} and 998 numbered folders after it exist; move old results away")
 
     @property
     def run_id(self) -> str:
