@@ -19,6 +19,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from android_harness.adb import ServerAddress, list_devices
 from android_harness.device.fileio import write_text_atomic
 from android_harness.device.spec_tables import REPLAY_METHODS
 from android_harness.device.paths import under_root
@@ -42,6 +43,23 @@ TaskListener = Callable[[int, int, str], None]     # (task position, number of t
 def device_key(run: "DeviceRun") -> str:
     """Which phone, on which adb server: a serial alone is not unique across servers."""
     return f"{run.device.serial}@{run.device.adb.server}"
+
+
+def same_phone(recorded: dict, run: "DeviceRun") -> bool:
+    """Whether a task record's phone is ``run``'s: its serial names it, whatever adb server reached it (a
+    restarted server may listen on another port); the server tells two phones apart only when the
+    recorded server is up and also knows that serial (two servers, one serial each)."""
+    if recorded["serial"] != run.device.serial:
+        return False
+    key = device_key(run)
+    if recorded["key"] == key:
+        return True
+    try:
+        old = ServerAddress.parse(recorded["key"].rsplit("@", 1)[1])
+        listed = {e.serial for e in list_devices(old)}
+    except DeviceError:
+        return True                  # that server is gone: nothing else can own the serial
+    return run.device.serial not in listed
 
 
 def gauge_of(run: "DeviceRun") -> str:
@@ -127,7 +145,7 @@ class RunJournal:
         if not done:
             return
         last = max(done, key=lambda r: tasks.index(r["task"]))
-        if last["device"]["key"] == device_key(run):
+        if same_phone(last["device"], run):
             return
         self._push_checkpoint(run, last["result"]["checkpoint"])
         self._restore_store(run, last)
