@@ -111,6 +111,14 @@ class _Watchdog:
         return None
 
 
+def log_summary(text: str) -> str:
+    """A device log's lines as one line for a message: a Python traceback's frames dropped (its last line,
+    the error, stays), the rest joined with " / "."""
+    lines = [ln.strip() for ln in text.splitlines()
+             if ln.strip() and not ln.startswith((" ", "\t", "Traceback (most recent call last)"))]
+    return " / ".join(lines)
+
+
 def _status(result: dict | None) -> str:
     return f"; result.json says status {result.get('status')!r}" if result else ""
 
@@ -300,7 +308,8 @@ class SessionDriver:
     def _log_tail(self, handle: SessionHandle) -> str:
         """The last lines of the runner's stderr on the device (one-shot or served), for an error message."""
         logs = [handle.remote_dir + "/runner.log", self.device.storage_path("runner/server.log")]
-        out = self.device.shell(" ; ".join(f"tail -n 5 {quote(p)} 2>/dev/null" for p in logs), check=False).stdout.strip()
+        out = self.device.shell(" ; ".join(f"tail -n 5 {quote(p)} 2>/dev/null" for p in logs), check=False).stdout
+        out = log_summary(out)
         return f"; device log: {out}" if out else ""
 
     def _try_reconnect(self) -> None:
