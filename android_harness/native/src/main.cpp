@@ -32,6 +32,7 @@
 #include "fileio.h"
 #include "optimizer.h"
 #include "program.h"
+#include "program_probe.h"
 #include "server.h"
 
 namespace {
@@ -64,7 +65,7 @@ int cmd_help() {
               "  check                   JSON: version, ABI, build flags, the registered operators\n"
               "  ops                     the registered operators, one a line\n"
               "  check-program MODEL_DIR...  load each export as a session would (manifest, hashes, verified\n"
-              "                          programs, signature); one line each; exit 1 if any fails\n"
+              "                          programs, signature, a trial step); one line each; exit 1 if any fails\n"
               "  bench-step MODEL_DIR [--steps N] [--warmup W]   JSON timings of training steps\n"
               "  steps MODEL_DIR INPUTS.bin OUT_DIR [--lr LR]    train on recorded inputs\n"
               "Errors: one line on stderr; exit 2 for a usage error.\n", kUsage);
@@ -72,17 +73,18 @@ int cmd_help() {
 }
 
 /// Each export loaded as a session loads it (its manifest's hashes, both programs verified whole,
-/// the signature): one line each, `<dir>: ok` or `<dir>: <error>`; many in one process, so a fuzz
+/// the signature, a trial step in a child process): one line each, `<dir>: ok` or `<dir>: <error>`; many in one process, so a fuzz
 /// of malformed programs costs one process start.
 int cmd_check_program(const std::vector<std::string>& dirs) {
   if (dirs.empty()) return usage("check-program takes one or more MODEL_DIR");
   int rc = 0;
   for (const auto& dir : dirs) {
     auto program = Program::load(dir);
-    if (program.ok()) {
+    const Error err = program.ok() ? edgecl::probe_program(*program.get(), dir) : program.error();
+    if (err.ok()) {
       std::printf("%s: ok\n", dir.c_str());
     } else {
-      std::printf("%s: %s\n", dir.c_str(), program.error().message().c_str());
+      std::printf("%s: %s\n", dir.c_str(), err.message().c_str());
       rc = 1;
     }
     std::fflush(stdout);
