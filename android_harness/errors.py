@@ -12,14 +12,30 @@ class DeviceError(EdgeclError):
         super().__init__(f"[{serial or 'no device'}] {message}")
 
 
+SHOWN_CMD_CHARS = 100       # a longer (or multi-line) command is one of edgecl's scripts: named, never shown
+READ_ONLY = "Read-only file system"
+
+
+def shown_command(cmd: str) -> str:
+    """What a message says of a device command: the command when it is one short line, else that it was edgecl's."""
+    return f"`{cmd}`" if "\n" not in cmd and len(cmd) <= SHOWN_CMD_CHARS else "a device command of edgecl's"
+
+
 class AdbError(DeviceError):
-    """An adb command ran and failed (non-zero exit, or the transport refused it)."""
+    """An adb command ran and failed (non-zero exit, or the transport refused it). The message carries the
+    command only when it is short (``cmd`` keeps it whole), and says what a read-only storage means."""
 
     def __init__(self, serial: str | None, cmd: str, rc: int | None, stdout: str = "", stderr: str = "") -> None:
         self.cmd, self.rc, self.stdout, self.stderr = cmd, rc, stdout, stderr
         detail = (stderr or stdout).strip().splitlines()
+        ro = next((line for line in detail if READ_ONLY in line), None)
+        if ro is not None:
+            super().__init__(serial, f"the phone's storage is read-only ({ro.strip()}); its filesystem was remounted "
+                                     "read-only, usually after errors: reboot the phone (or free and remount the "
+                                     "storage), then continue the run with --resume")
+            return
         tail = f": {detail[-1]}" if detail else ""
-        super().__init__(serial, f"`{cmd}` failed (exit {rc}){tail}")
+        super().__init__(serial, f"{shown_command(cmd)} failed (exit {rc}){tail}")
 
 
 class AdbTimeout(DeviceError):
@@ -27,18 +43,19 @@ class AdbTimeout(DeviceError):
 
     def __init__(self, serial: str | None, cmd: str, timeout_s: float) -> None:
         self.cmd, self.timeout_s = cmd, timeout_s
-        super().__init__(serial, f"`{cmd}` timed out after {timeout_s:g} s")
+        super().__init__(serial, f"{shown_command(cmd)} timed out after {timeout_s:g} s")
 
 
 class SessionError(EdgeclError):
-    """A training session failed; ``phase`` is one of precheck, start, protocol, died; ``cause`` says what
-    ended a stream (exited, stopped, silent, events_missing, events_truncated, no_session_end)."""
+    """A training session failed or was left paused; ``phase`` is one of precheck, start, protocol, died,
+    paused; ``cause`` says what ended a stream (exited, paused, silent, events_missing, events_truncated,
+    no_session_end)."""
 
-    PHASES = ("precheck", "start", "protocol", "died")
+    PHASES = ("precheck", "start", "protocol", "died", "paused")
 
     def __init__(self, phase: str, message: str, session_id: str | None = None, cause: str | None = None) -> None:
         assert phase in self.PHASES, phase
-        self.phase, self.session_id, self.cause = phase, session_id, cause
+        self.phase, self.session_id, self.cause, self.detail = phase, session_id, cause, message
         self.exit_code = EXIT_PHONE if phase == "precheck" else EXIT_FAILED
         sid = f" {session_id}" if session_id else ""
         super().__init__(f"session{sid} {phase}: {message}")

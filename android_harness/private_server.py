@@ -1,21 +1,25 @@
 """edgecl's own adb server for virtual phones started by ``edgecl vphone start``: on its own loopback
 port, started once and stopped (by PID) with the last of those phones, so the user's adb server on
-tcp:5037 and their real phones are never touched unless asked (``--adb-server``).
+tcp:5037 and their real phones are never touched unless asked (``--adb-server``). When it dies, edgecl
+starts it again on the same port and reconnects the vphones (``revive_server``).
 
 State: ``<edgecl_home>/vphones/adb-server.json`` = ``{"pid", "port"}``; a PID is trusted only while
 ``/proc/<pid>/cmdline`` still is an adb server on that port.
 """
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import signal
 import time
 from pathlib import Path
+from typing import Callable
 
-from android_harness.adb import ServerAddress, start_private_server
+from android_harness.adb import LOOPBACK, ServerAddress, connect, start_private_server
 from android_harness.cache_dir import edgecl_home
 from android_harness.device.fileio import write_text_atomic
+from android_harness.errors import DeviceError
 
 STATE_FILE = "adb-server.json"
 STOP_TIMEOUT_S = 5.0
@@ -47,13 +51,52 @@ def running_server(base: Path | None = None) -> tuple[int, ServerAddress] | None
     return pid, ServerAddress("127.0.0.1", port)
 
 
-def ensure_server(base: Path | None = None) -> ServerAddress:
-    """The running vphone adb server, or a new one on a free loopback port (it outlives this process)."""
-    from android_harness.vphone.manager import free_port
+def _recorded_port(base: Path | None) -> int | None:
+    try:
+        return int(json.loads(_state_path(base).read_text())["port"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def revive_server(base: Path | None = None) -> ServerAddress | None:
+    """edgecl's vphone adb server: the running one, or -- when it died -- a new one on ITS port (so every
+    address recorded for it stays true) with the running vphones connected again; None when edgecl has
+    none, or its port was taken by another process meanwhile (then nothing is started)."""
+    from android_harness.vphone.manager import status
 
     found = running_server(base)
     if found is not None:
         return found[1]
+    port = _recorded_port(base)
+    if port is None:
+        return None
+    path = _state_path(base)
+    with open(path.parent / ".adb-server.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)              # two edgecl processes noticing at once start one server
+        found = running_server(base)
+        if found is not None:
+            return found[1]
+        server = ServerAddress("127.0.0.1", port)
+        if server.is_up():
+            return None
+        proc = start_private_server(port)
+        write_text_atomic(path, json.dumps({"pid": proc.pid, "port": port}))
+    for info in status(base):
+        if info.alive():
+            try:
+                connect(server, info.serial)
+            except DeviceError:
+                pass                                  # that phone is not back yet: the caller's next poll says so
+    return server
+
+
+def ensure_server(base: Path | None = None) -> ServerAddress:
+    """The running vphone adb server, or a new one on a free loopback port (it outlives this process)."""
+    from android_harness.vphone.manager import free_port
+
+    revived = revive_server(base)
+    if revived is not None:
+        return revived
     port = free_port()
     proc = start_private_server(port)
     path = _state_path(base)
@@ -84,3 +127,14 @@ def _alive(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def reviver_for(server: ServerAddress, base: Path | None = None) -> Callable[[], None] | None:
+    """For a phone reached through edgecl's own vphone server: what starts that server again when it died
+    (a session's reconnect); None for any other server, which edgecl never starts."""
+    if server.host not in LOOPBACK or _recorded_port(base) != server.port:
+        return None
+
+    def revive() -> None:
+        revive_server(base)
+    return revive

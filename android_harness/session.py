@@ -38,7 +38,7 @@ START_TIMEOUT_S = 30.0
 POLL_S = 0.5
 RECONNECT_TIMEOUT_S = 120.0
 END_GRACE_S = 3.0        # after result.json (or the runner's exit), time for its last events to appear
-STOPPED_MAX_S = 10.0     # a runner stopped (SIGSTOP) longer than this ends the stream
+STOPPED_MAX_S = 10.0     # a runner paused (SIGSTOP) longer than this ends the stream, the session left paused
 SILENT_MIN_S = 300.0     # a live runner silent longer than this (and 20x its longest gap so far) is hung
 OUT_MARK = "@@EDGECL@@"
 
@@ -72,6 +72,7 @@ class _Watchdog:
     silent (no event but heartbeats) longer than any gap it showed before (and at least
     ``SILENT_MIN_S``), or its events.jsonl was removed or truncated. Returns (phase, cause, message) or None."""
 
+    adb_prefix: str = "adb"          # the adb command line that reaches this phone (its server and serial)
     last_progress: float = field(default_factory=time.monotonic)
     longest_gap: float = 0.0
     stopped_since: float | None = None
@@ -98,14 +99,24 @@ class _Watchdog:
         if p.state in ("T", "t"):
             self.stopped_since = self.stopped_since or now
             if now - self.stopped_since > STOPPED_MAX_S:
-                return "died", "stopped", (f"runner pid {handle.pid} is stopped (SIGSTOP) for {now - self.stopped_since:.0f} s; "
-                                f"`adb shell kill -CONT {handle.pid}` resumes it, `edgecl cancel {handle.session_id}` ends it")
+                return "paused", "paused", (f"runner pid {handle.pid} is paused (SIGSTOP) for {now - self.stopped_since:.0f} s "
+                                            f"and left so; `{self.adb_prefix} shell kill -CONT {handle.pid}` continues it "
+                                            f"(a run then goes on with --resume: it follows this session, nothing is lost), "
+                                            f"`edgecl cancel {handle.session_id}` ends it")
             return None
         self.stopped_since = None
         silent, bound = now - self.last_progress, max(SILENT_MIN_S, 20 * self.longest_gap)
         if silent > bound:
             return "died", "silent", f"runner pid {handle.pid} is alive (state {p.state}) but wrote no event for {silent:.0f} s; {read}"
         return None
+
+
+def log_summary(text: str) -> str:
+    """A device log's lines as one line for a message: a Python traceback's frames dropped (its last line,
+    the error, stays), the rest joined with " / "."""
+    lines = [ln.strip() for ln in text.splitlines()
+             if ln.strip() and not ln.startswith((" ", "\t", "Traceback (most recent call last)"))]
+    return " / ".join(lines)
 
 
 def _status(result: dict | None) -> str:
@@ -254,11 +265,12 @@ class SessionDriver:
     def stream(self, handle: SessionHandle, on_event: Callable[[dict], None] | None = None, progress: bool = True,
                total_epochs: int | None = None, poll_s: float = POLL_S) -> dict:
         """Follow the session until ``result.json`` and every event are in; survives adb drops. It always
-        ends: a runner that died, stays stopped (SIGSTOP), or goes silent, and an events.jsonl that was
+        ends: a runner that died, stays paused (SIGSTOP), or goes silent, and an events.jsonl that was
         removed or truncated, each end it with a ``SessionError`` saying which, with the device log's tail."""
         bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                        disable=not progress, transient=False)
-        watch = _Watchdog()
+        server = self.device.adb.server
+        watch = _Watchdog(adb_prefix=f"adb -H {server.host} -P {server.port} -s {self.device.serial}")
         with bar:
             task = bar.add_task(f"session {handle.session_id}", total=total_epochs)
             lost_since: float | None = None
@@ -288,14 +300,16 @@ class SessionDriver:
                 problem = watch.check(handle, p)
                 if problem is not None:
                     phase, cause, message = problem
-                    raise SessionError(phase, message + self._log_tail(handle), handle.session_id, cause)
+                    tail = "" if cause == "paused" else self._log_tail(handle)   # a paused runner wrote nothing wrong
+                    raise SessionError(phase, message + tail, handle.session_id, cause)
                 if not p.events:
                     time.sleep(poll_s)
 
     def _log_tail(self, handle: SessionHandle) -> str:
         """The last lines of the runner's stderr on the device (one-shot or served), for an error message."""
         logs = [handle.remote_dir + "/runner.log", self.device.storage_path("runner/server.log")]
-        out = self.device.shell(" ; ".join(f"tail -n 5 {quote(p)} 2>/dev/null" for p in logs), check=False).stdout.strip()
+        out = self.device.shell(" ; ".join(f"tail -n 5 {quote(p)} 2>/dev/null" for p in logs), check=False).stdout
+        out = log_summary(out)
         return f"; device log: {out}" if out else ""
 
     def _try_reconnect(self) -> None:

@@ -69,7 +69,7 @@ def test_events_removed_mid_task_ends_the_stream(python_device: AndroidDevice, r
     assert device.shell(f"test -f {quote(handle.remote_dir + '/session.json')} && echo kept").stdout.strip() == "kept"
 
 
-def test_stopped_runner_ends_the_stream(python_device: AndroidDevice, running, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_paused_runner_ends_the_stream_saying_how_to_continue_it(python_device: AndroidDevice, running, monkeypatch: pytest.MonkeyPatch) -> None:
     device = python_device
     driver, handle = running
     monkeypatch.setattr(session_mod, "STOPPED_MAX_S", 2.0)
@@ -77,9 +77,10 @@ def test_stopped_runner_ends_the_stream(python_device: AndroidDevice, running, m
     t0 = time.monotonic()
     with pytest.raises(SessionError) as err:
         driver.stream(handle, progress=False)
-    assert err.value.phase == "died"
-    assert f"runner pid {handle.pid} is stopped (SIGSTOP)" in str(err.value)
-    assert f"kill -CONT {handle.pid}" in str(err.value)
+    server = device.adb.server
+    assert (err.value.phase, err.value.cause) == ("paused", "paused")
+    assert f"runner pid {handle.pid} is paused (SIGSTOP)" in str(err.value)
+    assert f"`adb -H {server.host} -P {server.port} -s {device.serial} shell kill -CONT {handle.pid}`" in str(err.value)
     assert time.monotonic() - t0 < 30
 
 

@@ -22,6 +22,7 @@ from android_harness.deploy import deploy
 from android_harness.device.backends.manifest import MANIFEST_FORMAT
 from android_harness.device.fileio import sha256_file
 from android_harness.device.session_spec import SessionSpec
+from android_harness.private_server import reviver_for
 from android_harness.runner_choice import NATIVE_REMOTE, RunnerChoice, choose_runner, default_runner
 from models.user_model import model_label
 from pipeline.config import ExperimentSpec, parse_spec
@@ -195,7 +196,7 @@ def prepare_device_run(spec: ExperimentSpec, device: AndroidDevice, run_id: str,
     if runner.kind == "native" and device.profile.python_cmd:   # sessions started by hand default to the Python runner there
         deploy_runner(device, default_runner(device.profile), cache, progress)
     run = DeviceRun(spec, device, run_id, runtime, data, Path(), "", data_rel, f"replay/{run_id}", runner_sha,
-                    reconnect=reconnect, served=served, runner=runner)
+                    reconnect=reconnect or reviver_for(device.adb.server), served=served, runner=runner)
     run.model_rel = run.deploy_model(spec, cache, progress)
     run.export_dir = cache / "exports" / run.model_rel.split("/", 1)[1]
     return run

@@ -291,13 +291,22 @@ def summary_table(summary: dict) -> Table:
         c, e = t["config"], t.get("energy", {})
         table.add_row(str(t["task"] + 1), str(c["em_size"]), str(c["sb_size"]), f"{c['swap_ratio']:g}",
                       f"{c['sparsity']:g}" if sparcl else "off", f"{c['ddr_fraction']:g}" if sparcl else "off",
-                      f"{t['class_il']:.2f}", f"{t['seconds']:.1f}", _joules(t.get("loading_j")),
+                      f"{t['class_il']:.2f}", _seconds(t), _joules(t.get("loading_j")),
                       _joules(t.get("training_j")), _joules(t["energy_j"], e.get("precise", True)))
     sources = sorted({t["energy"]["source"] for t in summary["tasks"] if (t.get("energy") or {}).get("source")})
     table.caption = (f"energy{sim} from {', '.join(sources) or 'no counter'}; load J = program load (launch to the "
-                     "first phase), apart from training; ~ = imprecise (under 3 counter periods); cIL = class-IL; "
-                     "95 % bounds in summary.json")
+                     "first phase), apart from training; s = the session's span, (N paused) = of it with its runner "
+                     "stopped; ~ = imprecise (under 3 counter periods); cIL = class-IL; 95 % bounds in summary.json")
     return table
+
+
+def _seconds(task: dict) -> str:
+    """The session's own span when its events gave one (a resumed run followed it only in part), with the
+    time its runner was paused (SIGSTOP) said apart; else the host's time for the task."""
+    e = task.get("energy") or {}
+    paused = e.get("paused_s") or 0.0
+    text = f"{e.get('duration_s') or task['seconds']:.1f}"
+    return f"{text} ({paused:.0f} paused)" if paused >= 0.5 else text
 
 
 def _joules(value: float | None, precise: bool = True) -> str:

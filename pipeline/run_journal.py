@@ -19,13 +19,14 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from android_harness.adb import ServerAddress, list_devices
 from android_harness.device.fileio import write_text_atomic
 from android_harness.device.methods import method
 from android_harness.device.paths import under_root
 from android_harness.session import SessionDriver, SessionHandle
 from android_harness.shell_quote import quote
 from pipeline.config import ReplaySpec
-from pipeline.errors import DeviceError
+from pipeline.errors import ConfigError, DeviceError
 
 if TYPE_CHECKING:
     from android_harness.device.session_spec import SessionSpec
@@ -42,6 +43,23 @@ TaskListener = Callable[[int, int, str], None]     # (task position, number of t
 def device_key(run: "DeviceRun") -> str:
     """Which phone, on which adb server: a serial alone is not unique across servers."""
     return f"{run.device.serial}@{run.device.adb.server}"
+
+
+def same_phone(recorded: dict, run: "DeviceRun") -> bool:
+    """Whether a task record's phone is ``run``'s: its serial names it, whatever adb server reached it (a
+    restarted server may listen on another port); the server tells two phones apart only when the
+    recorded server is up and also knows that serial (two servers, one serial each)."""
+    if recorded["serial"] != run.device.serial:
+        return False
+    key = device_key(run)
+    if recorded["key"] == key:
+        return True
+    try:
+        old = ServerAddress.parse(recorded["key"].rsplit("@", 1)[1])
+        listed = {e.serial for e in list_devices(old)}
+    except DeviceError:
+        return True                  # that server is gone: nothing else can own the serial
+    return run.device.serial not in listed
 
 
 def gauge_of(run: "DeviceRun") -> str:
@@ -70,8 +88,19 @@ class RunJournal:
 
     @classmethod
     def create(cls, out_dir: str | Path, name: str, **kw) -> "RunJournal":
-        """A fresh folder ``out_dir/<name>-<yyyymmdd-hhmmss>`` (the normal ``edgecl run`` folder)."""
-        return cls(Path(under_root(out_dir, f"{name}-{time.strftime('%Y%m%d-%H%M%S')}")), **kw)
+        """A fresh folder ``out_dir/<name>-<yyyymmdd-hhmmss>`` (the normal ``edgecl run`` folder), made by this
+        call alone: a name that exists (made in advance, or by a run started in the same second) gets a
+        ``-2``, ``-3``, ... suffix, so a run never writes into a folder it did not create (``--resume`` names one)."""
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+        stem = f"{name}-{time.strftime('%Y%m%d-%H%M%S')}"
+        for n in range(1, 1000):
+            folder = Path(under_root(out_dir, stem if n == 1 else f"{stem}-{n}"))
+            try:
+                folder.mkdir()           # exclusive: fails when the folder exists, whoever made it
+            except FileExistsError:
+                continue
+            return cls(folder, **kw)
+        raise ConfigError(f"{out_dir}: {stem} and 998 numbered folders after it exist; move old results away")
 
     @property
     def run_id(self) -> str:
@@ -116,7 +145,7 @@ class RunJournal:
         if not done:
             return
         last = max(done, key=lambda r: tasks.index(r["task"]))
-        if last["device"]["key"] == device_key(run):
+        if same_phone(last["device"], run):
             return
         self._push_checkpoint(run, last["result"]["checkpoint"])
         self._restore_store(run, last)

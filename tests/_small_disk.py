@@ -1,10 +1,14 @@
 """A small disk for the runners' full-disk tests (host only): a bubblewrap tmpfs holding a copy of a
-storage root, filled to leave an exact number of bytes, and the checks that nothing torn is left."""
+storage root, filled to leave an exact number of bytes; a log that refuses appends (a file-size limit);
+and the checks that nothing torn is left."""
 from __future__ import annotations
 
 import json
 import os
+import resource
+import shlex
 import shutil
+import signal
 import subprocess
 from pathlib import Path
 
@@ -112,6 +116,33 @@ def assert_a_session_taken_on_a_full_disk_ends_at_once(root: Path, runner: str, 
     assert json.loads((out / "sessions" / "full-b" / "result.json").read_text())["status"] == "ok"
     whole_files_only(out / "sessions" / "full-b")
     assert not (out / "runner" / "server.reserve").exists()  # held while serving (the script waited for it), freed at exit
+
+
+def assert_no_result_without_session_end(runner: str, folder: Path) -> None:
+    """A session whose events.jsonl refuses every append while result.json still fits (the race of a phone's
+    ext4, whose journal frees a block between the two writes; here a file-size limit at the log's size, so
+    its own reserve fails first): it writes no result.json, whose presence says the log holds session_end;
+    the log is as it was, the cause is on stderr, no reserve is left."""
+    limit = 16 * 1024
+    lines = [json.dumps({"seq": i, "t": 1.0, "t_boot": 1.0, "type": "heartbeat", "cpu_s": 0.0}, separators=(",", ":"))
+             for i in range(limit // 80)]
+    pad = limit - sum(len(line) + 1 for line in lines)
+    lines[-1] = lines[-1][:-1] + ',"pad":"' + "x" * (pad - 9) + '"}'
+    log = "".join(line + "\n" for line in lines).encode()
+    assert len(log) == limit
+    (folder / "events.jsonl").write_bytes(log)
+
+    def limited() -> None:  # the limit's signal ignored (as inherited through exec): a write past it is EFBIG
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    proc = subprocess.run([*shlex.split(runner), "run", str(folder)], preexec_fn=limited, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    assert "runner.reserve" in proc.stderr and "end was not written" in proc.stderr, proc.stderr
+    assert not (folder / "result.json").exists(), (folder / "result.json").read_text()
+    assert (folder / "events.jsonl").read_bytes() == log
+    assert not (folder / "runner.reserve").exists()
 
 
 def events_of(folder: Path) -> list[dict]:

@@ -23,7 +23,8 @@ import pytest
 
 from tests._native_bins import runner_binary
 from tests._runner_env import executorch_env, traced_session
-from tests._small_disk import (NO_SPACE, assert_a_session_taken_on_a_full_disk_ends_at_once, assert_one_full_disk_error,
+from tests._small_disk import (NO_SPACE, assert_a_session_taken_on_a_full_disk_ends_at_once,
+                              assert_no_result_without_session_end, assert_one_full_disk_error,
                               assert_served_runner_survives, events_of, on_small_disk, whole_files_only)
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
@@ -144,3 +145,7 @@ def test_a_session_the_server_takes_on_a_full_disk_ends_at_once_from_its_reserve
     traced_session(env, "full-a")
     traced_session(env, "full-b")
     assert_a_session_taken_on_a_full_disk_ends_at_once(env[1], str(env[3]), '"$R"', tmp_path)
+
+
+def test_a_session_whose_log_refuses_its_end_writes_no_result(env) -> None:
+    assert_no_result_without_session_end(str(env[3]), traced_session(env, "log-full"))

@@ -12,8 +12,8 @@ import pytest
 
 from android_harness.bundle import build_device_zip
 from tests._runner_env import build_root, new_session, small_spec
-from tests._small_disk import (assert_a_session_taken_on_a_full_disk_ends_at_once, assert_one_full_disk_error,
-                              assert_served_runner_survives, on_small_disk)
+from tests._small_disk import (assert_a_session_taken_on_a_full_disk_ends_at_once, assert_no_result_without_session_end,
+                              assert_one_full_disk_error, assert_served_runner_survives, on_small_disk)
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -51,3 +51,8 @@ def test_a_session_the_server_takes_on_a_full_disk_ends_at_once_from_its_reserve
     _session(env, "full-a")
     _session(env, "full-b")
     assert_a_session_taken_on_a_full_disk_ends_at_once(env[1], env[3], "$R", tmp_path)
+
+
+def test_a_session_whose_log_refuses_its_end_writes_no_result(env) -> None:
+    _session(env, "log-full")
+    assert_no_result_without_session_end(env[3], env[1] / "sessions" / "log-full")

@@ -72,7 +72,7 @@ def append_whole(fd: int, path: str, data: bytes) -> None:
                 os.ftruncate(fd, start)
             if is_full(exc):
                 raise no_space_error(path, len(data)) from None
-            raise
+            raise OSError(exc.errno, exc.strerror, path) from None   # named: the one-line cause says which file
         if n == 0:                               # no progress on a non-empty write: the disk is full
             if done:
                 os.ftruncate(fd, start)
@@ -88,10 +88,12 @@ class SpaceReserve:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND | os.O_CLOEXEC, 0o644)
         try:
             append_whole(fd, path, bytes(nbytes))   # zeros written, not sparse: the space is taken now
-        except NoSpaceError as exc:
+        except (OSError, NoSpaceError) as exc:  # never left behind half-made, whatever refused it
             os.close(fd)
             self.release()
-            raise NoSpaceError(f"{exc} (the session's error reserve)") from None
+            if isinstance(exc, NoSpaceError):
+                raise NoSpaceError(f"{exc} (the session's error reserve)") from None
+            raise
         os.close(fd)
 
     def release(self) -> None:

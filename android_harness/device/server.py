@@ -322,7 +322,7 @@ class Server:
         try:
             log = EventLog(os.path.join(session_dir, "events.jsonl"))
             if log.last_type != "session_end":
-                if error:
+                if error and log.last_type != "error":    # the session's own may be written
                     log.emit("error", phase=phase, message=error)
                 log.emit("session_end", status=result["status"])
             log.close()

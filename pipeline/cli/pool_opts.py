@@ -35,19 +35,19 @@ def connect_option() -> Optional[List[str]]:
 
 
 def servers_for(adb_servers: Optional[List[str]]) -> "list[ServerAddress]":
-    """Explicit servers as given; else the user's server (from the environment) and, when it runs,
-    edgecl's private vphone server -- then the user's server only if it is already up, so a machine
+    """Explicit servers as given; else the user's server (from the environment) and, when it runs (or ran
+    and died), edgecl's private vphone server -- then the user's server only if it is already up, so a machine
     with only virtual phones never gets a server started on tcp:5037."""
     from android_harness.adb import ServerAddress
-    from android_harness.private_server import running_server
+    from android_harness.private_server import revive_server
 
     if adb_servers:
         return list(dict.fromkeys(ServerAddress.parse(s) for s in adb_servers))
     env = ServerAddress.from_env()
-    vphones = running_server()
+    vphones = revive_server()          # one that died comes back on its port, its vphones reconnected
     if vphones is None:
         return [env]
-    return [vphones[1]] + ([env] if env.is_up() and env != vphones[1] else [])
+    return [vphones] + ([env] if env.is_up() and env != vphones else [])
 
 
 def pool_members(serials: Optional[List[str]], all_devices: bool, adb_servers: Optional[List[str]],

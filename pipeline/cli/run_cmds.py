@@ -32,7 +32,7 @@ def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experim
     Ctrl-C: the current session goes on on the phone; exit 130 with the `edgecl attach` and `--resume` commands."""
     from android_harness.device_choice import device_for
     from pipeline.config import load_spec, parse_overrides
-    from pipeline.errors import ConfigError
+    from pipeline.errors import ConfigError, SessionError
     from pipeline.experiment import run_experiment
     from pipeline.cli.run_interrupt import MARKER, RunProgress, report_interrupt, resume_command
     from pipeline.run_journal import RunJournal, store_is_read
@@ -77,6 +77,11 @@ def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experim
                 folder, _ = run_spec_with_miro(spec, device, out, journal=journal)
             else:
                 folder = run_experiment(spec, device, out, journal=journal)
+    except SessionError as exc:
+        if exc.cause != "paused":
+            raise
+        resume_cmd = resume_command(spec_path, journal.folder, device_args, set_, runtime)
+        raise SessionError(exc.phase, f"{exc.detail}; once it runs again: {resume_cmd}", exc.session_id, exc.cause) from None
     except KeyboardInterrupt:
         resume_cmd = resume_command(spec_path, journal.folder, device_args, set_, runtime)
         report_interrupt(_out, journal.folder, progress, resume_cmd, device=device, device_arg=device_arg,

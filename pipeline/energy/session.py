@@ -56,6 +56,7 @@ class SessionEnergy:
             out.update(energy_j=s.energy_j, error_j=s.error_j, precise=s.precise, source=s.source or None,
                        resolution_s=s.resolution_s, duration_s=s.duration_s, note=s.note)
             out["phases_j"] = {n: round(self.phase_energy_j(n), 6) for n in sorted({r.name for r in self.rows if r.kind == "phase"})}
+            out["paused_s"] = round(sum(r.duration_s for r in self.rows if r.kind == "phase" and r.name == "paused"), 3)
         return out
 
 

@@ -8,7 +8,9 @@
  *                                          JSON timings of forward_backward + optimizer steps
  *   steps MODEL_DIR INPUTS.bin OUT_DIR [--lr LR]
  *                                          train on recorded inputs; write losses, params, logits
- * Errors: one line on stderr, exit code 1 (2 for a usage error).
+ *   check-program MODEL_DIR...             load each export as a session would; one line each
+ *   --help | --version
+ * Errors: one line on stderr, exit code 1 (2 for a usage error: a bad command, option or folder).
  */
 #include <unistd.h>
 
@@ -27,8 +29,10 @@
 #include <nlohmann/json.hpp>
 
 #include "edgecl_build_info.h"
+#include "fileio.h"
 #include "optimizer.h"
 #include "program.h"
+#include "program_probe.h"
 #include "server.h"
 
 namespace {
@@ -45,10 +49,47 @@ int fail(const Error& err) {
   return 1;
 }
 
+constexpr const char* kUsage =
+    "usage: edgecl-runner run SESSION_DIR | serve QUEUE_DIR [IDLE_S] | check | ops | check-program MODEL_DIR... | "
+    "bench-step MODEL_DIR [--steps N] [--warmup W] | steps MODEL_DIR INPUTS.bin OUT_DIR [--lr LR] | --help | --version";
+
 int usage(const std::string& why) {
-  std::fprintf(stderr, "edgecl-runner: %s\nusage: edgecl-runner run SESSION_DIR | serve QUEUE_DIR [IDLE_S] | check | ops | bench-step MODEL_DIR [--steps N] "
-               "[--warmup W] | steps MODEL_DIR INPUTS.bin OUT_DIR [--lr LR]\n", why.c_str());
+  std::fprintf(stderr, "edgecl-runner: %s (edgecl-runner --help)\n", why.c_str());
   return 2;
+}
+
+int cmd_help() {
+  std::printf("%s\n"
+              "  run SESSION_DIR         one session (its session.json); exit 0 ok, 3 cancelled, 1 error\n"
+              "  serve QUEUE_DIR [IDLE_S] the persistent runner of <storage_root>/runner/queue (an existing folder)\n"
+              "  check                   JSON: version, ABI, build flags, the registered operators\n"
+              "  ops                     the registered operators, one a line\n"
+              "  check-program MODEL_DIR...  load each export as a session would (manifest, hashes, verified\n"
+              "                          programs, signature, a trial step); one line each; exit 1 if any fails\n"
+              "  bench-step MODEL_DIR [--steps N] [--warmup W]   JSON timings of training steps\n"
+              "  steps MODEL_DIR INPUTS.bin OUT_DIR [--lr LR]    train on recorded inputs\n"
+              "Errors: one line on stderr; exit 2 for a usage error.\n", kUsage);
+  return 0;
+}
+
+/// Each export loaded as a session loads it (its manifest's hashes, both programs verified whole,
+/// the signature, a trial step in a child process): one line each, `<dir>: ok` or `<dir>: <error>`; many in one process, so a fuzz
+/// of malformed programs costs one process start.
+int cmd_check_program(const std::vector<std::string>& dirs) {
+  if (dirs.empty()) return usage("check-program takes one or more MODEL_DIR");
+  int rc = 0;
+  for (const auto& dir : dirs) {
+    auto program = Program::load(dir);
+    const Error err = program.ok() ? edgecl::probe_program(*program.get(), dir) : program.error();
+    if (err.ok()) {
+      std::printf("%s: ok\n", dir.c_str());
+    } else {
+      std::printf("%s: %s\n", dir.c_str(), err.message().c_str());
+      rc = 1;
+    }
+    std::fflush(stdout);
+  }
+  return rc;
 }
 
 std::vector<std::string> registered_operators() {
@@ -258,8 +299,16 @@ int main(int argc, char** argv) {
   if (args.empty()) return usage("no command");
   const std::string cmd = args[0];
   args.erase(args.begin());
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") return cmd_help();
+  if (cmd == "--version") {
+    std::printf("edgecl-runner %s (%s, source %s)\n", EDGECL_RUNNER_VERSION, EDGECL_ABI, EDGECL_SOURCE_HASH);
+    return 0;
+  }
   if (cmd == "run") {
     if (args.size() != 1) return usage("run takes one SESSION_DIR");
+    if (!edgecl::is_file(edgecl::join_path(args[0], "session.json"))) {
+      return usage("run: '" + args[0] + "' is not a session folder (no session.json in it)");
+    }
     return edgecl::run_one(args[0]);
   }
   if (cmd == "serve") {
@@ -268,13 +317,21 @@ int main(int argc, char** argv) {
     if (args.empty() || args.size() > 2 || (args.size() == 2 && (*end != '\0' || idle < 0))) {
       return usage("serve takes QUEUE_DIR and an optional IDLE_S >= 0");
     }
+    std::string queue = args[0];
+    while (queue.size() > 1 && queue.back() == '/') queue.pop_back();
+    const std::string runner = edgecl::dir_name(edgecl::absolute_path(queue));
+    // the lock and the heartbeat go beside the queue: never into a folder that is not a storage root's runner/
+    if (!edgecl::is_dir(queue) || edgecl::base_name(queue) != "queue" || edgecl::base_name(runner) != "runner") {
+      return usage("serve: '" + args[0] + "' is not an existing <storage_root>/runner/queue folder (the host creates it)");
+    }
     char self[4096];
     const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-    return edgecl::serve(args[0], idle, n > 0 ? std::string(self, static_cast<size_t>(n)) : std::string(argv[0]));
+    return edgecl::serve(queue, idle, n > 0 ? std::string(self, static_cast<size_t>(n)) : std::string(argv[0]));
   }
   if (cmd == "check") return cmd_check();
   if (cmd == "ops") return cmd_ops();
   if (cmd == "bench-step") return cmd_bench_step(args);
   if (cmd == "steps") return cmd_steps(args);
+  if (cmd == "check-program") return cmd_check_program(args);
   return usage("unknown command '" + cmd + "'");
 }

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "fileio.h"
+#include "program_probe.h"
 
 namespace edgecl {
 namespace {
@@ -31,6 +32,7 @@ std::string real_path(const std::string& path) {
 Result<std::unique_ptr<LoadedModel>> LoadedModel::load(const std::string& model_dir) {
   auto program = Program::load(model_dir);
   if (!program.ok()) return program.error();
+  EDGECL_RETURN_IF_ERROR(probe_program(*program.get(), model_dir));
   std::unique_ptr<LoadedModel> m(new LoadedModel());
   m->program_ = std::move(program.get());
   m->params_ = snapshot(m->program_->params());

@@ -10,6 +10,7 @@
 #include <executorch/extension/training/module/training_module.h>
 
 #include "npz.h"
+#include "program_check.h"
 
 namespace edgecl {
 namespace {
@@ -36,6 +37,14 @@ Result<std::unique_ptr<FileDataLoader>> open_program(const std::string& path) {
     return from_et(loader.error(), path + ": cannot open the program");
   }
   return std::make_unique<FileDataLoader>(std::move(loader.get()));
+}
+
+/// The program checked whole before anything reads it (program_check.h, then the runtime's own
+/// InternalConsistency: tensor sizes that do not overflow): a malformed program is an error, never a crash.
+Error verify_program(Module& module, const std::string& path) {
+  EDGECL_RETURN_IF_ERROR(check_program_file(path));
+  return from_et(module.load(et::runtime::Program::Verification::InternalConsistency),
+                 path + ": not a valid ExecuTorch program (truncated, corrupt or from another version)");
 }
 
 /// One reusable input tensor per spec; forward_backward only swaps its data pointer.
@@ -226,6 +235,7 @@ Result<std::unique_ptr<Program>> Program::load(const std::string& model_dir) {
   auto train_loader = open_program(impl->train_path);
   if (!train_loader.ok()) return train_loader.error();
   impl->train = std::make_unique<TrainingModule>(std::move(train_loader.get()));
+  EDGECL_RETURN_IF_ERROR(verify_program(*impl->train, impl->train_path));
   EDGECL_RETURN_IF_ERROR(from_et(impl->train->load_method(kMethod), impl->train_path + ": cannot load method"));
   const Signature& sig = m.signature;
   EDGECL_RETURN_IF_ERROR(check_inputs(*impl->train, sig.inputs, impl->train_path));
@@ -235,6 +245,7 @@ Result<std::unique_ptr<Program>> Program::load(const std::string& model_dir) {
                  std::to_string(meta->num_outputs()) + " outputs, the signature declares " +
                  std::to_string(sig.outputs.size()) + " user outputs");
   }
+  EDGECL_RETURN_IF_ERROR(check_training_layout(*impl->train, kMethod, impl->train_path));
   EDGECL_RETURN_IF_ERROR(impl->bind_parameters());
   for (const TensorSpec& spec : sig.inputs) {
     impl->train_inputs.push_back(make_input(spec));
@@ -244,6 +255,7 @@ Result<std::unique_ptr<Program>> Program::load(const std::string& model_dir) {
   auto eval_loader = open_program(impl->eval_path);
   if (!eval_loader.ok()) return eval_loader.error();
   impl->eval = std::make_unique<Module>(std::move(eval_loader.get()));
+  EDGECL_RETURN_IF_ERROR(verify_program(*impl->eval, impl->eval_path));
   EDGECL_RETURN_IF_ERROR(from_et(impl->eval->load_method(kMethod), impl->eval_path + ": cannot load method"));
   EDGECL_RETURN_IF_ERROR(impl->bind_eval());
   return std::unique_ptr<Program>(new Program(std::move(impl)));

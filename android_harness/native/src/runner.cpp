@@ -87,10 +87,12 @@ SessionOutcome Session::run() {
   }
   OrderedJson end = obj();
   end["status"] = status;
-  emit("session_end", end);
+  // result.json means the session is over and its log says so: without session_end in the log (a full
+  // disk refused it) none is written, and the server writes both from its reserve (server.cpp write_end).
+  Error w = log_ ? emit("session_end", end) : Error(ErrorCode::AccessFailed, "events.jsonl is not open");
   log_.reset();
-  Error w = write_file_atomic(join_path(dir_, "result.json"), to_json_text(r, JsonStyle::kIndent1));
-  if (!w.ok()) std::fprintf(stderr, "edgecl-runner: %s\n", w.message().c_str());
+  if (w.ok()) w = write_file_atomic(join_path(dir_, "result.json"), to_json_text(r, JsonStyle::kIndent1));
+  if (!w.ok()) std::fprintf(stderr, "edgecl-runner: the session's end was not written: %s\n", w.message().c_str());
   return {status, model_dir_, r};
 }
 

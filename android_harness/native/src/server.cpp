@@ -154,7 +154,7 @@ class Server {
     if (!log.ok()) {
       err = log.error();
     } else if ((*log)->last_type() != "session_end") {
-      if (error.is_string()) {
+      if (error.is_string() && (*log)->last_type() != "error") {  // the session's own may be written
         OrderedJson ev = OrderedJson::object();
         ev["phase"] = "server";
         ev["message"] = cause;

@@ -1,0 +1,91 @@
+"""edgecl's own adb server (the one ``edgecl vphone start`` keeps for virtual phones) killed during a run:
+edgecl starts it again on its port, reconnects the phone, and the run finishes with every task, no
+traceback and no internal command in what it printed; the task whose session was running when the
+server died is followed, not trained again (one runner start in its events)."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from android_harness import vphone
+from android_harness.adb import Adb
+from android_harness.android_device import AndroidDevice
+from android_harness.private_server import ensure_server, running_server, stop_server
+from android_harness.shell_quote import quote
+from android_harness.vphone.presets import PYTHON_PRESET
+
+ROOT = Path(__file__).resolve().parents[1]
+SPEC = """name = "lostadb"
+seed = 0
+[data]
+kind = "digits"
+tasks = 3
+classes_per_task = 2
+[model]
+kind = "mlp"
+hidden = [32]
+[train]
+method = "er"
+epochs = 40
+batch_size = 32
+lr = 0.05
+[replay]
+em_size = 60
+sb_size = 300
+[power]
+enabled = false
+"""
+
+
+def _wait_for(what: str, check, seconds: float = 300.0):
+    deadline = time.monotonic() + seconds
+    while not (got := check()):
+        assert time.monotonic() < deadline, f"no {what} within {seconds:.0f} s"
+        time.sleep(0.2)
+    return got
+
+
+def test_edgecl_restarts_its_killed_adb_server_and_the_run_finishes(tmp_path: Path, edgecl_home: Path) -> None:
+    if os.environ.get("ANDROID_SERIAL"):
+        pytest.skip("kills edgecl's own adb server: virtual phone only")
+    server = ensure_server(edgecl_home)
+    info = vphone.start(preset=PYTHON_PRESET, server=server, base=edgecl_home, home=tmp_path / "phone")
+    try:
+        device = AndroidDevice(Adb(info.serial, server))
+        spec = tmp_path / "lostadb.toml"
+        spec.write_text(SPEC)
+        out = tmp_path / "results"
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "400", "EDGECL_HOME": str(edgecl_home)}
+        proc = subprocess.Popen([sys.executable, "-m", "pipeline.cli.app", "run", str(spec), "--serial", info.serial,
+                                 "--out", str(out), "--runtime", "ort"], stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+        try:
+            record0 = _wait_for("task 1 record", lambda: next(iter(out.glob("lostadb-*/sessions/*-task0/task.json")), None))
+            folder = record0.parents[2]
+            sid = f"{folder.name}-task1"
+            events = f"{device.storage_path('sessions', sid)}/events.jsonl"
+            _wait_for("task 2 session", lambda: device.shell(f"head -n 1 {quote(events)} 2>/dev/null", check=False).stdout)
+            pid, _ = running_server(edgecl_home)
+            os.kill(pid, signal.SIGKILL)                  # the session goes on on the phone; the host loses adb
+            text = proc.communicate(timeout=900)[0].decode()
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        assert proc.returncode == 0, text
+        assert "Traceback" not in text and "&&" not in text, text
+        revived = running_server(edgecl_home)
+        assert revived is not None and revived[1] == server and revived[0] != pid   # the same port, a new process
+        summary = json.loads((folder / "summary.json").read_text())
+        assert [t["task"] for t in summary["tasks"]] == [0, 1, 2]
+        pulled = [json.loads(line) for line in (folder / "sessions" / sid / "events.jsonl").read_text().splitlines()]
+        assert sum(e["type"] == "session_start" for e in pulled) == 1          # followed, never started again
+    finally:
+        vphone.stop(info, server, base=edgecl_home)
+        stop_server(edgecl_home)

@@ -1,0 +1,100 @@
+"""A runner paused (SIGSTOP) during a run: after the bound, ``edgecl run`` ends with one line saying it is
+paused, the adb command that continues it through the adb server and serial the run used, and the
+``--resume`` command; once continued that command finishes the run, following the paused session
+(never training it again) and keeping the completed task as recorded. The runner stays paused while
+the host decides: nothing here races the clock."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from android_harness.adb import adb_binary
+from android_harness.android_device import AndroidDevice
+from android_harness.shell_quote import quote
+
+ROOT = Path(__file__).resolve().parents[1]
+SPEC = """name = "paused"
+seed = 0
+[data]
+kind = "digits"
+tasks = 3
+classes_per_task = 2
+[model]
+kind = "mlp"
+hidden = [32]
+[train]
+method = "er"
+epochs = 2
+batch_size = 32
+lr = 0.05
+[replay]
+em_size = 60
+sb_size = 300
+[power]
+enabled = false
+"""
+
+
+def _edgecl(*args: str) -> list[str]:
+    return [sys.executable, "-m", "pipeline.cli.app", *args]
+
+
+def _wait_for(what: str, check, seconds: float = 300.0):
+    deadline = time.monotonic() + seconds
+    while not (got := check()):
+        assert time.monotonic() < deadline, f"no {what} within {seconds:.0f} s"
+        time.sleep(0.2)
+    return got
+
+
+def test_a_paused_runner_is_reported_paused_and_resume_loses_nothing(python_device: AndroidDevice, tmp_path: Path) -> None:
+    device = python_device
+    spec = tmp_path / "paused.toml"
+    spec.write_text(SPEC)
+    key = f"{device.serial}@{device.adb.server}"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "400"}
+    out = tmp_path / "results"
+    proc = subprocess.Popen(_edgecl("run", str(spec), "--serial", key, "--out", str(out), "--runtime", "ort",
+                                    "--set", "train.epochs=60"), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            env=env, cwd=ROOT)
+    pid = None
+    try:
+        record0 = _wait_for("task 1 record", lambda: next(iter(out.glob("paused-*/sessions/*-task0/task.json")), None))
+        folder = record0.parents[2]
+        sid = f"{folder.name}-task1"
+        rdir = device.storage_path("sessions", sid)
+        first_event = _wait_for("task 2 session", lambda: device.shell(f"head -n 1 {quote(rdir)}/events.jsonl 2>/dev/null",
+                                                                      check=False).stdout)
+        pid = int(device.shell(f"cat {quote(rdir)}/runner.pid").stdout)
+        device.shell(f"kill -STOP {pid}")
+        text = proc.communicate(timeout=300)[0].decode()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 1, text
+    assert "Traceback" not in text
+    errors = [line for line in text.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, text
+    flat = " ".join(text.split())
+    server = device.adb.server
+    cont = f"adb -H {server.host} -P {server.port} -s {device.serial} shell kill -CONT {pid}"
+    resume = f"edgecl run {spec} --resume {folder} --serial {key} --set train.epochs=60 --runtime ort"
+    assert f"session {sid} paused: runner pid {pid} is paused (SIGSTOP)" in flat, text
+    assert f"`{cont}` continues it" in flat and flat.rstrip().endswith(f"once it runs again: {resume}"), text
+    assert re.search(r"\bdevice log:", flat) is None
+    # the printed command, as given, reaches this phone and continues the session
+    subprocess.run([adb_binary(), *shlex.split(cont)[1:]], check=True, timeout=60)
+    before = record0.read_bytes()
+    again = subprocess.run(_edgecl(*shlex.split(resume)[1:]), capture_output=True, env=env, cwd=ROOT, timeout=900)
+    assert again.returncode == 0, again.stdout.decode() + again.stderr.decode()
+    summary = json.loads((folder / "summary.json").read_text())
+    assert [t["task"] for t in summary["tasks"]] == [0, 1, 2]
+    assert record0.read_bytes() == before                                       # task 1 kept as recorded
+    pulled = (folder / "sessions" / sid / "events.jsonl").read_text()
+    assert pulled.startswith(first_event)                                       # task 2: the same session, followed

@@ -1,0 +1,127 @@
+"""The phone's storage turned read-only during a run (as ext4 does with errors=remount-ro): ``edgecl run``
+ends with one line naming a read-only storage and the way on, no traceback and none of edgecl's shell
+scripts; once the storage is writable again ``--resume`` finishes the run with the completed task kept.
+Virtual phone only: a read-only bind over the storage root inside the phone's own mount namespace."""
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from android_harness.android_device import AndroidDevice
+from android_harness.shell_quote import quote
+from android_harness.vphone.manager import VphoneInfo
+from android_harness.vphone.sandbox import NSENTER
+
+ROOT = Path(__file__).resolve().parents[1]
+SPEC = """name = "rostorage"
+seed = 0
+[data]
+kind = "digits"
+tasks = 3
+classes_per_task = 2
+[model]
+kind = "mlp"
+hidden = [32]
+[train]
+method = "er"
+epochs = 2
+batch_size = 32
+lr = 0.05
+[replay]
+em_size = 60
+sb_size = 300
+[power]
+enabled = false
+"""
+
+
+def _holder(info: VphoneInfo) -> int:
+    """The pid of the phone's holder (its namespaces' owner): a descendant of the vphone process."""
+    def parent(pid: int) -> int:
+        with open(f"/proc/{pid}/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            argv = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
+            if argv[:2] != [b"sleep", b"2147483647"]:
+                continue
+            pid = int(entry)
+            while pid > 1:
+                pid = parent(pid)
+                if pid == info.pid:
+                    return int(entry)
+        except (OSError, ValueError):
+            continue
+    raise AssertionError(f"no holder under vphone pid {info.pid}")
+
+
+def _in_phone(info: VphoneInfo, *cmd: str) -> None:
+    holder = _holder(info)
+    done = subprocess.run([NSENTER, "-t", str(holder), "-m", *cmd], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, f"{' '.join(cmd)} in holder {holder}: {done.stderr}"
+
+
+def _read_only(info: VphoneInfo, root: str) -> None:
+    """The storage root read-only from now on: a read-only bind over it (a remount of /data itself is refused
+    while the runner holds a file open for writing; what it has open stays writable, every new write fails)."""
+    _in_phone(info, "mount", "--bind", root, root)
+    _in_phone(info, "mount", "-o", "remount,ro,bind", root)
+
+
+def _wait_for(what: str, check, seconds: float = 300.0):
+    deadline = time.monotonic() + seconds
+    while not (got := check()):
+        assert time.monotonic() < deadline, f"no {what} within {seconds:.0f} s"
+        time.sleep(0.2)
+    return got
+
+
+def test_a_read_only_storage_is_one_clear_line_and_resume_finishes(python_device: AndroidDevice,
+                                                                  python_vphone: VphoneInfo | None,
+                                                                  tmp_path: Path) -> None:
+    if python_vphone is None:
+        pytest.skip("remounts the phone's /data: virtual phone only")
+    device = python_device
+    spec = tmp_path / "ro.toml"
+    spec.write_text(SPEC)
+    key = f"{device.serial}@{device.adb.server}"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "400"}
+    out = tmp_path / "results"
+    argv = [sys.executable, "-m", "pipeline.cli.app", "run", str(spec), "--serial", key, "--out", str(out),
+            "--runtime", "ort", "--set", "train.epochs=60"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+    try:
+        record0 = _wait_for("task 1 record", lambda: next(iter(out.glob("rostorage-*/sessions/*-task0/task.json")), None))
+        folder = record0.parents[2]
+        events = f"{device.storage_path('sessions', f'{folder.name}-task1')}/events.jsonl"
+        _wait_for("task 2 session", lambda: device.shell(f"head -n 1 {quote(events)} 2>/dev/null", check=False).stdout)
+        _read_only(python_vphone, device.storage_path())
+        text = proc.communicate(timeout=900)[0].decode()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        _in_phone(python_vphone, "umount", device.storage_path())
+    assert proc.returncode == 1, text
+    assert "Traceback" not in text and "&&" not in text and "exit 1" not in text, text
+    errors = [line for line in text.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, text
+    flat = " ".join(text.split())
+    assert f"error: [{device.serial}] the phone's storage is read-only (" in flat, text
+    assert flat.rstrip().endswith("reboot the phone (or free and remount the storage), then continue the run with --resume"), text
+    before = record0.read_bytes()
+    resume = f"edgecl run {spec} --resume {folder} --serial {key} --runtime ort --set train.epochs=60"
+    again = subprocess.run([sys.executable, "-m", "pipeline.cli.app", *shlex.split(resume)[1:]], capture_output=True,
+                           env=env, cwd=ROOT, timeout=900)
+    assert again.returncode == 0, again.stdout.decode() + again.stderr.decode()
+    summary = json.loads((folder / "summary.json").read_text())
+    assert [t["task"] for t in summary["tasks"]] == [0, 1, 2]
+    assert record0.read_bytes() == before
