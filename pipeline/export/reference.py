@@ -61,6 +61,16 @@ class EagerReference:
         self.opt.step()
         return float(loss), logits.detach().numpy(), grads
 
+    def eval_logits(self, x: np.ndarray) -> np.ndarray:
+        """Logits of ``x`` in eval mode (running statistics), the masked weights as the training step uses them."""
+        self.wrapper._masks.update({n: torch.from_numpy(m) for n, m in self.masks.items()})
+        try:
+            with torch.no_grad():
+                return self.model.eval()(torch.from_numpy(x)).numpy()
+        finally:
+            self.wrapper._masks.clear()
+            self.model.train()
+
     def params(self) -> dict[str, np.ndarray]:
         return {n: p.detach().numpy().copy() for n, p in self.model.named_parameters()}
 
