@@ -135,6 +135,6 @@ def prepare_model(req: ExportRequest) -> PreparedModel:
         model, kept, masks = prune_channels(model, req.channel_masks, masks, req.input_shape)
     params = dict(model.named_parameters())
     with torch.no_grad():
-        for pname, m in masks.items():
-            params[pname].mul_(torch.from_numpy(m))
+        for pname, m in masks.items():  # + 0.0: a masked weight is +0 (w * 0 is -0 for a negative w), so it stays
+            params[pname].mul_(torch.from_numpy(m)).add_(0.0)  # +0 under any zero gradient (docs/semantics.md 12)
     return PreparedModel(model.train(), masks, kept)

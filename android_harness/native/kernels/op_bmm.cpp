@@ -7,7 +7,9 @@
  *
  * edgecl: ExecuTorch's portable bmm (third_party/executorch/kernels/portable/cpu/op_bmm.cpp at cff6f4dd32)
  * with its matrix product replaced by edgecl::kernels::matmul (same per-element summation order,
- * bit-identical results, vectorizable). The build compiles this file instead of the portable one.
+ * bit-identical results, vectorizable), and a product the runner registered as sparse
+ * (sparse_dispatch.h, keyed by the output's TensorImpl) run by edgecl's sparse kernels on each
+ * matrix of the batch (same bits). The build compiles this file instead of the portable one.
  */
 
 
@@ -15,6 +17,7 @@
 #include <executorch/runtime/kernel/kernel_includes.h>
 
 #include "matmul.h"
+#include "sparse_dispatch.h"
 
 namespace torch {
 namespace executor {
@@ -66,6 +69,19 @@ Tensor& bmm_out(
   static constexpr const char op_name[] = "bmm.out";
 
   auto in_type = in.scalar_type();
+
+  if (in_type == ScalarType::Float) {
+    if (auto* product = edgecl::kernels::find_sparse_product(out.unsafeGetTensorImpl())) {
+      const int64_t m = in.size(1), n = in.size(2), p = mat2.size(2);
+      const float* x = in.const_data_ptr<float>();
+      const float* y = mat2.const_data_ptr<float>();
+      float* z = out.mutable_data_ptr<float>();
+      for (int64_t b = 0; b < in.size(0); ++b) {
+        edgecl::kernels::run_product(*product, z + b * m * p, x + b * m * n, y + b * n * p, m, n, p);
+      }
+      return out;
+    }
+  }
 
   if (executorch::runtime::isComplexType(in_type)) {
     ET_SWITCH_COMPLEXH_TYPES(in_type, ctx, op_name, CTYPE, [&]() {

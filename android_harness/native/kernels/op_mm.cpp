@@ -7,7 +7,9 @@
  *
  * edgecl: ExecuTorch's portable mm (third_party/executorch/kernels/portable/cpu/op_mm.cpp at cff6f4dd32)
  * with its matrix product replaced by edgecl::kernels::matmul (same per-element summation order,
- * bit-identical results, vectorizable). The build compiles this file instead of the portable one.
+ * bit-identical results, vectorizable), and a product the runner registered as sparse
+ * (sparse_dispatch.h, keyed by the output's TensorImpl) run by edgecl's sparse kernels (same bits).
+ * The build compiles this file instead of the portable one.
  */
 
 
@@ -16,6 +18,7 @@
 #include <executorch/runtime/kernel/kernel_includes.h>
 
 #include "matmul.h"
+#include "sparse_dispatch.h"
 
 namespace torch {
 namespace executor {
@@ -43,6 +46,14 @@ Tensor& mm_out(
       ctx, tensors_have_same_dim_order(in, mat2, out), InvalidArgument, out);
 
   ET_KERNEL_CHECK(ctx, tensor_is_default_dim_order(in), InvalidArgument, out);
+
+  if (in.scalar_type() == ScalarType::Float) {
+    if (auto* product = edgecl::kernels::find_sparse_product(out.unsafeGetTensorImpl())) {
+      edgecl::kernels::run_product(*product, out.mutable_data_ptr<float>(), in.const_data_ptr<float>(),
+                                   mat2.const_data_ptr<float>(), in.size(0), in.size(1), mat2.size(1));
+      return out;
+    }
+  }
 
   ET_SWITCH_REAL_TYPES_AND2(
       Half, BFloat16, in.scalar_type(), ctx, "mm.out", CTYPE, [&]() {

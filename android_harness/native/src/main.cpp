@@ -4,9 +4,10 @@
  *   serve QUEUE_DIR [IDLE_S]               the persistent runner of one storage root (server.h)
  *   check                                  JSON: version, ABI, build flags, the registered operators
  *   ops                                    the registered operators, one per line
- *   bench-step MODEL_DIR [--steps N] [--warmup W]
- *                                          JSON timings of forward_backward + optimizer steps
- *   steps MODEL_DIR INPUTS.bin OUT_DIR [--lr LR]
+ *   bench-step MODEL_DIR [--steps N] [--warmup W] [--sparse on|off] [--mask-sparsity S [--structured]]
+ *                                          JSON timings of forward_backward + optimizer steps; with
+ *                                          --sparse, the masked layers' products (per layer, per product)
+ *   steps MODEL_DIR INPUTS.bin OUT_DIR [--lr LR] [--sparse on|off]
  *                                          train on recorded inputs; write losses, params, logits
  *   check-program MODEL_DIR...             load each export as a session would; one line each
  *   --help | --version
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -51,7 +53,8 @@ int fail(const Error& err) {
 
 constexpr const char* kUsage =
     "usage: edgecl-runner run SESSION_DIR | serve QUEUE_DIR [IDLE_S] | check | ops | check-program MODEL_DIR... | "
-    "bench-step MODEL_DIR [--steps N] [--warmup W] | steps MODEL_DIR INPUTS.bin OUT_DIR [--lr LR] | --help | --version";
+    "bench-step MODEL_DIR [--steps N] [--warmup W] [--sparse on|off] [--mask-sparsity S [--structured]] | "
+    "steps MODEL_DIR INPUTS.bin OUT_DIR [--lr LR] [--sparse on|off] | --help | --version";
 
 int usage(const std::string& why) {
   std::fprintf(stderr, "edgecl-runner: %s (edgecl-runner --help)\n", why.c_str());
@@ -180,11 +183,66 @@ edgecl::Result<edgecl::Optimizer> program_optimizer(const Program& p) {
   return edgecl::Optimizer::create(p.manifest().optimizer, sizes);
 }
 
+/// `--sparse on|off` (removed from args): -1 absent, 1 on, 0 off, -2 bad value.
+int take_sparse(std::vector<std::string>* args) {
+  const std::string v = take_option(args, "--sparse", "");
+  return v.empty() ? -1 : v == "on" ? 1 : v == "off" ? 0 : -2;
+}
+
+/// Replace the program's masks by masks of sparsity `s` (a fixed LCG draw): unstructured, the
+/// round(s * n) zeros at random entries; structured, at random output channels (dim 0).
+void set_masks(Program& p, double s, bool structured) {
+  uint64_t state = 0x5eed;
+  auto below = [&](uint64_t n) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return (state >> 33) % n;
+  };
+  for (const auto& m : p.masks()) {
+    const size_t units = structured ? static_cast<size_t>(m.shape[0]) : m.numel;
+    const size_t per = m.numel / units;
+    std::vector<size_t> order(units);
+    for (size_t i = 0; i < units; ++i) order[i] = i;
+    for (size_t i = units; i > 1; --i) std::swap(order[i - 1], order[below(i)]);
+    const size_t zeros = std::min(units - 1, static_cast<size_t>(std::nearbyint(s * static_cast<double>(units))));
+    std::fill(m.data, m.data + m.numel, 1.0f);
+    for (size_t i = 0; i < zeros; ++i) std::fill(m.data + order[i] * per, m.data + (order[i] + 1) * per, 0.0f);
+  }
+  p.masks_changed();
+}
+
+nlohmann::json sparse_json(const Program& p) {
+  nlohmann::json layers = nlohmann::json::array();
+  for (const auto& layer : p.sparse_report()) {
+    nlohmann::json products = nlohmann::json::array();
+    for (const auto& r : layer.products) {
+      const auto& st = r.stats;
+      products.push_back({{"role", r.role}, {"density", r.density}, {"rectangular", r.rectangular},
+                          {"kernel", r.dense ? "dense" : "sparse"}, {"sparse_calls", st.sparse_calls},
+                          {"dense_calls", st.dense_calls}, {"seconds", st.seconds},
+                          {"nonzero_gflop", st.nonzero_flops * 1e-9}, {"dense_gflop", st.dense_flops * 1e-9},
+                          {"gflops_nonzero", st.seconds > 0 ? st.nonzero_flops * 1e-9 / st.seconds : 0.0}});
+    }
+    layers.push_back({{"name", layer.name}, {"products", products}});
+  }
+  return layers;
+}
+
 int cmd_bench_step(std::vector<std::string> args) {
   long steps = 0, warmup = 0;
   if (!parse_int(take_option(&args, "--steps", "50"), &steps) || steps < 1 ||
       !parse_int(take_option(&args, "--warmup", "5"), &warmup) || warmup < 0) {
     return usage("bench-step: --steps must be >= 1 and --warmup >= 0");
+  }
+  const int sparse = take_sparse(&args);
+  const std::string sparsity_arg = take_option(&args, "--mask-sparsity", "");
+  const auto structured_at = std::find(args.begin(), args.end(), "--structured");
+  const bool structured = structured_at != args.end();
+  if (structured) args.erase(structured_at);
+  char* end = nullptr;
+  const double sparsity = sparsity_arg.empty() ? -1.0 : std::strtod(sparsity_arg.c_str(), &end);
+  if (sparse == -2) return usage("bench-step: --sparse takes on or off");
+  if (!sparsity_arg.empty() && (*end != '\0' || sparsity < 0.0 || sparsity >= 1.0)) {
+    return usage("bench-step: --mask-sparsity takes a number in [0, 1)");
   }
   if (args.size() != 1) return usage("bench-step takes one MODEL_DIR");
   const auto t_load = Clock::now();
@@ -192,6 +250,11 @@ int cmd_bench_step(std::vector<std::string> args) {
   if (!program.ok()) return fail(program.error());
   const double load_ms = ms_since(t_load);
   Program& p = *program.get();
+  if (sparsity >= 0.0) set_masks(p, sparsity, structured);
+  if (sparse >= 0) {
+    Error err = p.set_sparse(sparse == 1);
+    if (!err.ok()) return fail(err);
+  }
   const FixedBatch batch(p.signature());
   const auto inputs = batch.inputs(p);
   auto opt = program_optimizer(p);
@@ -204,6 +267,7 @@ int cmd_bench_step(std::vector<std::string> args) {
     if (!err.ok()) return fail(err);
     const double fb = ms_since(t0);
     opt->step(p.params(), p.grads(), {}, lr);
+    if (i + 1 == warmup) p.reset_sparse_stats(true);
     if (i >= warmup) {
       fb_ms.push_back(fb);
       step_ms.push_back(ms_since(t0));
@@ -221,6 +285,7 @@ int cmd_bench_step(std::vector<std::string> args) {
       {"step_ms_min", *std::min_element(step_ms.begin(), step_ms.end())},
       {"forward_backward_ms_median", median(fb_ms)}, {"final_loss", p.loss()},
   };
+  if (sparse >= 0) out["sparse"] = {{"enabled", sparse == 1}, {"layers", sparse_json(p)}};
   std::cout << out.dump() << "\n";
   return 0;
 }
@@ -242,10 +307,16 @@ Error write_file(const std::string& path, const void* data, size_t n) {
 /// and logits.f32 (eval logits of the first step's x after training).
 int cmd_steps(std::vector<std::string> args) {
   const std::string lr_arg = take_option(&args, "--lr", "");
+  const int sparse = take_sparse(&args);
+  if (sparse == -2) return usage("steps: --sparse takes on or off");
   if (args.size() != 3) return usage("steps takes MODEL_DIR INPUTS.bin OUT_DIR");
   auto program = Program::load(args[0]);
   if (!program.ok()) return fail(program.error());
   Program& p = *program.get();
+  if (sparse >= 0) {
+    Error err = p.set_sparse(sparse == 1);
+    if (!err.ok()) return fail(err);
+  }
   const auto& specs = p.signature().inputs;
   auto opt = program_optimizer(p);
   if (!opt.ok()) return fail(opt.error());
@@ -287,7 +358,9 @@ int cmd_steps(std::vector<std::string> args) {
     Error w = write_file(out + "/" + name, vec->data(), vec->size() * sizeof(float));
     if (!w.ok()) return fail(w);
   }
-  std::cout << nlohmann::json({{"steps", k}, {"final_loss", losses.back()}}).dump() << "\n";
+  nlohmann::json done = {{"steps", k}, {"final_loss", losses.back()}};
+  if (sparse >= 0) done["sparse"] = {{"enabled", sparse == 1}, {"layers", sparse_json(p)}};
+  std::cout << done.dump() << "\n";
   return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <executorch/extension/module/module.h>
 #include <executorch/extension/tensor/tensor_ptr_maker.h>
 #include <executorch/extension/training/module/training_module.h>
+#include <executorch/schema/program_generated.h>
 
 #include "npz.h"
 #include "program_check.h"
@@ -109,6 +110,9 @@ struct Program::Impl {
   std::vector<MutableTensorRef> masks, buffers;
   std::vector<std::vector<float>> owned;  // storage of masks and buffers
   std::vector<float> eval_x;  // one padded batch
+  std::unique_ptr<SparsePlan> sparse;
+  bool sparse_dirty = true, full_weight_grad = true;
+  std::vector<const float*> grad_masks, built_masks;  // the mask inputs the patterns come from
 
   Error load_state(const std::string& npz_path);
   Error bind_parameters();
@@ -278,6 +282,16 @@ Error Program::forward_backward(const std::vector<InputTensor>& inputs) {
     }
     s.train_inputs[i]->unsafeGetTensorImpl()->set_data(const_cast<void*>(inputs[i].data));
   }
+  if (s.sparse) {
+    const size_t first = specs.size() - s.masks.size();
+    std::vector<const float*> masks;
+    for (size_t i = first; i < specs.size(); ++i) masks.push_back(static_cast<const float*>(inputs[i].data));
+    if (s.sparse_dirty || masks != s.built_masks) {
+      s.sparse->rebuild(masks, s.full_weight_grad ? std::vector<const float*>{} : s.grad_masks);
+      s.built_masks = masks;
+      s.sparse_dirty = false;
+    }
+  }
   auto outs = s.train->execute_forward_backward(kMethod, s.train_args);
   if (!outs.ok()) return from_et(outs.error(), s.train_path + ": forward_backward");
   s.outputs = std::move(outs.get());
@@ -295,6 +309,48 @@ Error Program::forward_backward(const std::vector<InputTensor>& inputs) {
     }
   }
   return Error();
+}
+
+Error Program::set_sparse(bool on) {
+  Impl& s = *impl_;
+  if (!s.sparse) {
+    auto method = s.train->method(kMethod);
+    if (!method.ok()) return from_et(method.error(), s.train_path + ": no method");
+    const Signature& sig = s.manifest.signature;
+    const auto* inputs = method.get()->serialization_plan()->inputs();
+    std::vector<int> mask_values;
+    for (const auto& name : sig.mask_names) {
+      mask_values.push_back(inputs->Get(Signature::find(sig.inputs, Signature::mask_input_name(name))));
+    }
+    auto plan = SparsePlan::build(*method.get(), sig.mask_names, mask_values);
+    if (!plan.ok()) return plan.error().with_context(s.train_path);
+    s.sparse = std::move(plan.get());
+  }
+  s.sparse->set_enabled(on);
+  s.sparse_dirty = true;
+  return Error();
+}
+
+void Program::masks_changed() { impl_->sparse_dirty = true; }
+
+void Program::set_grad_masks(std::vector<const float*> grad_masks) {
+  impl_->grad_masks = std::move(grad_masks);
+  impl_->sparse_dirty = true;
+}
+
+void Program::need_full_weight_grad(bool full) {
+  if (impl_->full_weight_grad != full) impl_->sparse_dirty = true;
+  impl_->full_weight_grad = full;
+}
+
+std::vector<LayerReport> Program::sparse_report() const {
+  return impl_->sparse ? impl_->sparse->report() : std::vector<LayerReport>{};
+}
+
+void Program::reset_sparse_stats(bool timed) {
+  if (!impl_->sparse) return;
+  impl_->sparse->reset_stats();
+  impl_->sparse->set_timed(timed);
 }
 
 float Program::loss() const { return impl_->outputs.empty() ? 0.0f : output(0).data[0]; }

@@ -16,6 +16,7 @@
 #include "manifest.h"
 #include "result.h"
 #include "signature.h"
+#include "sparse_plan.h"
 
 namespace edgecl {
 
@@ -78,6 +79,24 @@ class Program final {
   /// of forward_backward. The caller may overwrite their data (TDM, the running-stat update).
   const std::vector<MutableTensorRef>& masks() const;
   const std::vector<MutableTensorRef>& buffers() const;
+
+  /// Sparse execution of the masked layers' matrix products (src/sparse_plan.h): forward, input
+  /// gradient and weight gradient, bit-identical to the dense kernels (the weight gradient's
+  /// unused entries are +0 where the dense path gives +-0). Off by default. The first call walks
+  /// the program; `on = false` keeps the products on the dense kernels, still counted.
+  Error set_sparse(bool on);
+  /// The weight masks changed (TDM): the sparse patterns are rebuilt before the next step. Without
+  /// this call a step reuses the last patterns, so a caller that changes masks() must make it.
+  void masks_changed();
+  /// DGM's gradient masks, one per masked layer in mask_names order (empty: none); the caller
+  /// keeps them alive and calls this again when they change.
+  void set_grad_masks(std::vector<const float*> grad_masks);
+  /// Whether the next steps need every live weight's gradient (true, the default) or only where
+  /// the gradient masks keep it (false: the other entries of a masked layer's gradient are +0).
+  void need_full_weight_grad(bool full);
+  /// Per masked layer, its products' densities, kernels and counters (empty before set_sparse).
+  std::vector<LayerReport> sparse_report() const;
+  void reset_sparse_stats(bool timed);
 
   /// Logits of `rows` samples (x: rows * sample size floats, row-major) with the eval program and
   /// the current params(), buffers() and masks(); writes rows * num_classes floats to logits_out.

@@ -306,6 +306,19 @@ class Method final {
 
   ~Method();
 
+  // edgecl: read-only access to the loaded execution plan and its values, so a runner can find
+  // the instructions of a pattern after load (edgecl's sparse products key their kernels by the
+  // TensorImpl of an instruction's output, which lives in values_).
+  const executorch_flatbuffer::ExecutionPlan* serialization_plan() const {
+    return serialization_plan_;
+  }
+  size_t values_size() const {
+    return n_value_;
+  }
+  const EValue& value(size_t i) const {
+    return values_[i];
+  }
+
  private:
   // Delete other rule-of-five methods.
   Method(const Method&) = delete;

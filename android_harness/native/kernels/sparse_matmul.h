@@ -1,0 +1,49 @@
+/*
+ * Matrix products with one sparse side, bit-identical to edgecl::kernels::matmul_f32.
+ *
+ * matmul_f32 computes each output element as ((+0 + x0*y0) + x1*y1) + ... over k ascending, so a
+ * partial sum is never -0 (+0 + -0 = +0, and an exact cancellation rounds to +0). Adding a product
+ * w * x with w = +-0 (and x finite) adds +-0, which leaves such a sum unchanged. A kernel that walks
+ * the same k in the same order and skips the k whose sparse factor is an exact zero therefore gives
+ * the same bits. Every kernel here keeps that order:
+ * - spmm_left:  z = a @ b, a sparse ([m, k], its live entries a pattern), b dense;
+ * - spmm_right: z = a @ b, a dense, b sparse;
+ * - sddmm:      z = a @ b only on the pattern's entries of z, +0 elsewhere (a weight gradient that
+ *               a mask multiplies next: elsewhere the dense path gives w * 0 = +-0 instead).
+ * A pattern whose live set is a rectangle (live rows x live columns: a channel mask, density 0 or 1)
+ * runs the dense kernel on the compacted operands (a channel's products on its surviving rows).
+ */
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace edgecl {
+namespace kernels {
+
+/// The live entries of a [rows, cols] matrix: CSR (row_ptr, col ascending within a row), and the
+/// rectangle form (live_rows x live_cols) when the live set is one.
+struct SparsePattern {
+  int64_t rows = 0, cols = 0;
+  std::vector<int64_t> row_ptr;  // rows + 1
+  std::vector<int32_t> col;      // nnz
+  std::vector<int64_t> t_row_ptr;  // the same entries by column: cols + 1
+  std::vector<int32_t> t_col;      // their rows, ascending within a column
+  bool rectangular = false;
+  std::vector<int32_t> live_rows, live_cols;  // ascending; set when rectangular
+
+  int64_t nnz() const { return row_ptr.empty() ? 0 : row_ptr.back(); }
+  double density() const { return rows * cols != 0 ? static_cast<double>(nnz()) / static_cast<double>(rows * cols) : 0.0; }
+  /// From row-major flags (non-zero = live).
+  static SparsePattern from_flags(const uint8_t* live, int64_t rows, int64_t cols);
+};
+
+/// z [m, p] = a [m, n] @ b [n, p]; a's entries outside `pa` ([m, n]) are treated as zero.
+void spmm_left(float* z, const float* a, const SparsePattern& pa, const float* b, int64_t m, int64_t n, int64_t p);
+/// z [m, p] = a [m, n] @ b [n, p]; b's entries outside `pb` ([n, p]) are treated as zero.
+void spmm_right(float* z, const float* a, const float* b, const SparsePattern& pb, int64_t m, int64_t n, int64_t p);
+/// z [m, p] = (a [m, n] @ b [n, p]) on the entries of `pz` ([m, p]), +0 on the others.
+void sddmm(float* z, const float* a, const float* b, const SparsePattern& pz, int64_t m, int64_t n, int64_t p);
+
+}  // namespace kernels
+}  // namespace edgecl

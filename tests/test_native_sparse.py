@@ -1,0 +1,118 @@
+"""Sparse execution in the native runner (``edgecl-runner steps --sparse on``) against the dense kernels.
+
+- Bits: every shipped SparCL experiment spec's program (its initial TDM masks) and a convolutional
+  model at high and channel sparsity train STEPS steps with the sparse products and with the dense
+  ones: losses, final parameters and eval logits byte-identical.
+- No silent fallback: every masked layer's products are found (forward, weight gradient and, past
+  the first layer, input gradient) and each ran on the kernel its density picks, every step.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from android_harness.native import build_runner
+from tests.export_helpers import replay_batch, small_request
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(2400)]
+
+ROOT = Path(__file__).resolve().parents[1]
+STEPS = 6
+ABI = "x86_64"
+# the dense kernel above these densities (android_harness/native/src/sparse_plan.h)
+CROSSOVER = {"forward": 0.45, "input_grad": 0.3, "weight_grad": 0.06}
+
+
+def sparcl_specs() -> list[Path]:
+    import tomllib
+
+    return sorted(p for p in (ROOT / "experiments").glob("*.toml")
+                  if tomllib.loads(p.read_text()).get("sparcl", {}).get("enabled"))
+
+
+@pytest.fixture(scope="module")
+def runner() -> Path:
+    return build_runner(ABI, show_progress=False)
+
+
+def _inputs(folder: Path, req, root: Path) -> Path:
+    """STEPS recorded batches with the export's masks, as ``steps`` reads them."""
+    from android_harness.device.backends import load_backend
+
+    backend = load_backend(folder)
+    sig = backend.signature
+    raw = bytearray()
+    for s in range(STEPS):
+        batch = replay_batch(req, seed=s)
+        full = {**batch, **{sig.mask_input_name(n): backend.masks[n] for n in sig.mask_names}}
+        for array in sig.check_inputs(full):
+            raw += np.ascontiguousarray(array).tobytes()
+    path = root / "inputs.bin"
+    path.write_bytes(bytes(raw))
+    return path
+
+
+def _steps(runner: Path, folder: Path, inputs: Path, out: Path, sparse: str) -> tuple[dict, dict[str, bytes]]:
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    res = subprocess.run([str(runner), "steps", str(folder), str(inputs), str(out), "--sparse", sparse],
+                         capture_output=True, text=True, timeout=900)
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout), {n: (out / f"{n}.f32").read_bytes() for n in ("losses", "params", "logits")}
+
+
+def _check(runner: Path, folder: Path, req, root: Path) -> None:
+    inputs = _inputs(folder, req, root)
+    sparse, sparse_out = _steps(runner, folder, inputs, root / "sparse", "on")
+    dense, dense_out = _steps(runner, folder, inputs, root / "dense", "off")
+    for name in ("losses", "params", "logits"):
+        assert sparse_out[name] == dense_out[name], f"{folder.name}: {name} differ between sparse and dense"
+    layers = sparse["sparse"]["layers"]
+    assert [layer["name"] for layer in layers] == [layer["name"] for layer in dense["sparse"]["layers"]]
+    for i, layer in enumerate(layers):
+        roles = sorted(p["role"] for p in layer["products"])
+        want = {"forward", "weight_grad"} | (set() if i == 0 else {"input_grad"})  # no gradient for the input
+        assert want <= set(roles), f"{layer['name']}: products found {roles}"
+        for p in layer["products"]:
+            chose_dense = not p["rectangular"] and p["density"] > CROSSOVER[p["role"]]
+            assert p["kernel"] == ("dense" if chose_dense else "sparse"), (layer["name"], p)
+            calls = p["dense_calls"] if chose_dense else p["sparse_calls"]
+            assert calls >= STEPS and (p["sparse_calls"] if chose_dense else p["dense_calls"]) == 0, (layer["name"], p)
+    for layer in dense["sparse"]["layers"]:
+        assert all(p["sparse_calls"] == 0 and p["dense_calls"] >= STEPS for p in layer["products"])
+
+
+@pytest.mark.parametrize("spec_path", sparcl_specs(), ids=lambda p: p.stem)
+def test_shipped_sparcl_specs_sparse_equals_dense(runner, spec_path, tmp_path) -> None:
+    from pipeline.config import load_spec
+    from pipeline.experiment_prep import export_request, write_shards
+    from pipeline.export import export_program
+
+    spec = load_spec(spec_path)
+    data = write_shards(spec, tmp_path / "cache")
+    req = export_request(spec, data, "executorch")
+    folder = export_program(req, tmp_path / "export").folder
+    _check(runner, folder, req, tmp_path)
+
+
+@pytest.mark.parametrize("kind,density,structured", [("small_cnn", 0.03, False), ("small_cnn", 0.1, True)])
+def test_conv_sparse_equals_dense(runner, kind, density, structured, tmp_path) -> None:
+    from pipeline.export import export_program, prepare_model
+
+    req = small_request(kind, "executorch", batch=8, width=8)
+    rng = np.random.default_rng(3)
+    masks = {}
+    for name, m in prepare_model(req).masks.items():
+        if structured:
+            rows = (rng.random(m.shape[0]) < density) | (np.arange(m.shape[0]) == 0)
+            masks[name] = np.broadcast_to(rows.reshape(-1, *[1] * (m.ndim - 1)), m.shape).astype(np.float32)
+        else:
+            masks[name] = (rng.random(m.shape) < density).astype(np.float32)
+    req.masks = masks
+    folder = export_program(req, tmp_path / "export").folder
+    _check(runner, folder, req, tmp_path)
