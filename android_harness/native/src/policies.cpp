@@ -1,8 +1,10 @@
 #include "policies.h"
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "schedule.h"
@@ -150,42 +152,70 @@ void tdm_update_layer(float* weights, const float* g_prev, int64_t n, int64_t ch
   }
 }
 
-std::vector<float> dgm_layer_mask(const float* grad, const float* live, int64_t n, double ratio) {
-  // |g| compared as float is double(|g|) compared (the conversion is exact and monotone); the
-  // selection is stable_top_k's threshold rule, branch-free over the layer as it runs every period.
-  auto key = [&](int64_t i) {
-    const float a = std::fabs(grad[i]);
-    return a == a ? a : -std::numeric_limits<float>::infinity();  // NaN ranks lowest
-  };
-  std::vector<float> values(static_cast<size_t>(n));
+namespace {
+
+/// |g| as an integer in the order DGM ranks it: NaN 0 (below every number), else its float bits + 1
+/// (|g| >= 0, whose bits grow with its value; fabs makes -0 and +0 one key).
+inline uint32_t grad_key(float g) {
+  const float a = std::fabs(g);
+  uint32_t bits;
+  std::memcpy(&bits, &a, sizeof bits);
+  return a == a ? bits + 1 : 0u;
+}
+
+/// The k-th largest of `keys` (1 <= k <= its size) and how many keys are larger than it: a
+/// most-significant-digit radix select, 11 bits a pass, each pass keeping only the keys whose digit
+/// holds the k-th (a few streaming passes instead of nth_element's comparisons). Clobbers both vectors.
+std::pair<uint32_t, int64_t> kth_largest(std::vector<uint32_t>* keys, std::vector<uint32_t>* bucket, int64_t k) {
+  constexpr uint32_t kDigit = (1u << 11) - 1;
+  int64_t above = 0;
+  for (int s : {22, 11, 0}) {
+    std::array<uint32_t, kDigit + 1> hist{};
+    for (uint32_t v : *keys) ++hist[(v >> s) & kDigit];
+    uint32_t d = kDigit;
+    while (above + hist[d] < k) above += hist[d--];
+    bucket->resize(keys->size());
+    uint32_t* out = bucket->data();
+    size_t j = 0;
+    for (uint32_t v : *keys) {  // branch-free: the digit's share is too large to predict
+      out[j] = v;
+      j += ((v >> s) & kDigit) == d ? 1 : 0;
+    }
+    bucket->resize(j);
+    keys->swap(*bucket);
+  }
+  return {keys->front(), above};
+}
+
+}  // namespace
+
+void dgm_layer_mask(const float* grad, const float* live, int64_t n, double ratio, std::vector<uint8_t>* mask,
+                    DgmScratch* scratch) {
+  // stable_top_k's threshold rule on integer keys: the keep-th largest key t of the live units,
+  // every live unit above t, then the lowest-index live units equal to t.
+  std::vector<uint32_t>& keys = scratch->keys;
+  keys.resize(static_cast<size_t>(n));
   int64_t n_live = 0;
   for (int64_t i = 0; i < n; ++i) {
-    values[n_live] = key(i);
+    keys[n_live] = grad_key(grad[i]);
     n_live += live[i] != 0.0f ? 1 : 0;
   }
-  values.resize(static_cast<size_t>(n_live));
+  keys.resize(static_cast<size_t>(n_live));
   const int64_t keep = n_live - static_cast<int64_t>(std::nearbyint(ratio * static_cast<double>(n_live)));
-  std::vector<float> mask(static_cast<size_t>(n), 0.0f);
-  if (keep <= 0) return mask;
-  float t = -std::numeric_limits<float>::infinity();
-  if (keep < n_live) {
-    std::nth_element(values.begin(), values.begin() + (keep - 1), values.end(), std::greater<float>());
-    t = values[keep - 1];
+  mask->resize(static_cast<size_t>(n));
+  uint8_t* m = mask->data();
+  if (keep <= 0 || keep == n_live) {
+    for (int64_t i = 0; i < n; ++i) m[i] = keep > 0 && live[i] != 0.0f ? 1 : 0;
+    return;
   }
-  int64_t above = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    const bool on = (live[i] != 0.0f) & ((keep == n_live) | (key(i) > t));
-    mask[i] = on ? 1.0f : 0.0f;
-    above += on ? 1 : 0;
-  }
-  // Units tied with the k-th score: the lowest indices fill what is left.
+  const auto [t, above] = kth_largest(&keys, &scratch->bucket, keep);
+  for (int64_t i = 0; i < n; ++i) m[i] = (live[i] != 0.0f) & (grad_key(grad[i]) > t);
   for (int64_t i = 0, left = keep - above; left > 0 && i < n; ++i) {
-    if (live[i] != 0.0f && key(i) == t) {
-      mask[i] = 1.0f;
+    if (live[i] != 0.0f && grad_key(grad[i]) == t) {
+      m[i] = 1;
       --left;
     }
   }
-  return mask;
 }
 
 }  // namespace edgecl
