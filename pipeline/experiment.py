@@ -261,6 +261,7 @@ def write_summary(folder: Path, run: DeviceRun, runs: list[TaskRun]) -> dict:
             w.writerow([i, *["" if np.isnan(v) else f"{v:.4f}" for v in class_il[i]]])
     summary = {
         "name": run.spec.name, "runtime": run.runtime, "simulated": run.device.profile.simulated,
+        "sparcl": run.spec.sparcl.enabled,
         "metrics": summarize(class_il, task_il),
         "tasks": [{"task": r.task, "session_id": r.session_id, "seconds": round(r.seconds, 3),
                    "iterations": r.result["iterations"], "energy_j": r.energy_j, "notes": r.notes,
@@ -283,10 +284,12 @@ def summary_table(summary: dict) -> Table:
     table.box, table.pad_edge, table.collapse_padding = box.SIMPLE_HEAD, False, True   # 11 columns in 80 characters
     for col in ("task", "EM", "SB", "swap", "sparse", "DDR", "cIL %", "s", "load J", "train J", "energy J"):
         table.add_column(col, justify="right")
+    sparcl = summary.get("sparcl", True)  # a dense run trains no mask and removes no rows, whatever its config says
     for t in summary["tasks"]:
         c, e = t["config"], t.get("energy", {})
-        table.add_row(str(t["task"] + 1), str(c["em_size"]), str(c["sb_size"]), f"{c['swap_ratio']:g}", f"{c['sparsity']:g}",
-                      f"{c['ddr_fraction']:g}", f"{t['class_il']:.2f}", f"{t['seconds']:.1f}", _joules(t.get("loading_j")),
+        table.add_row(str(t["task"] + 1), str(c["em_size"]), str(c["sb_size"]), f"{c['swap_ratio']:g}",
+                      f"{c['sparsity']:g}" if sparcl else "dense", f"{c['ddr_fraction']:g}" if sparcl else "-",
+                      f"{t['class_il']:.2f}", f"{t['seconds']:.1f}", _joules(t.get("loading_j")),
                       _joules(t.get("training_j")), _joules(t["energy_j"], e.get("precise", True)))
     sources = sorted({t["energy"]["source"] for t in summary["tasks"] if (t.get("energy") or {}).get("source")})
     table.caption = (f"energy{sim} from {', '.join(sources) or 'no counter'}; load J = program load (launch to the "
