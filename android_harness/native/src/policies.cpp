@@ -165,7 +165,8 @@ inline uint32_t grad_key(float g) {
 
 /// The k-th largest of `keys` (1 <= k <= its size) and how many keys are larger than it: a
 /// most-significant-digit radix select, 11 bits a pass, each pass keeping only the keys whose digit
-/// holds the k-th (a few streaming passes instead of nth_element's comparisons). Clobbers both vectors.
+/// holds the k-th (a few streaming passes instead of nth_element's comparisons). `keys` ends as the
+/// keys equal to the k-th, `bucket` clobbered.
 std::pair<uint32_t, int64_t> kth_largest(std::vector<uint32_t>* keys, std::vector<uint32_t>* bucket, int64_t k) {
   constexpr uint32_t kDigit = (1u << 11) - 1;
   int64_t above = 0;
@@ -209,11 +210,16 @@ void dgm_layer_mask(const float* grad, const float* live, int64_t n, double rati
     return;
   }
   const auto [t, above] = kth_largest(&keys, &scratch->bucket, keep);
+  const int64_t left = keep - above;  // places for the units equal to t
+  if (left == static_cast<int64_t>(keys.size())) {  // all of them (a unique t, the usual case): one pass
+    for (int64_t i = 0; i < n; ++i) m[i] = (live[i] != 0.0f) & (grad_key(grad[i]) >= t);
+    return;
+  }
   for (int64_t i = 0; i < n; ++i) m[i] = (live[i] != 0.0f) & (grad_key(grad[i]) > t);
-  for (int64_t i = 0, left = keep - above; left > 0 && i < n; ++i) {
+  for (int64_t i = 0, rest = left; rest > 0 && i < n; ++i) {  // else the lowest indices among them
     if (live[i] != 0.0f && grad_key(grad[i]) == t) {
       m[i] = 1;
-      --left;
+      --rest;
     }
   }
 }
