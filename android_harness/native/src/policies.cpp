@@ -163,61 +163,90 @@ inline uint32_t grad_key(float g) {
   return a == a ? bits + 1 : 0u;
 }
 
-/// The k-th largest of `keys` (1 <= k <= its size) and how many keys are larger than it: a
-/// most-significant-digit radix select, 11 bits a pass, each pass keeping only the keys whose digit
-/// holds the k-th (a few streaming passes instead of nth_element's comparisons). `keys` ends as the
-/// keys equal to the k-th, `bucket` clobbered.
-std::pair<uint32_t, int64_t> kth_largest(std::vector<uint32_t>* keys, std::vector<uint32_t>* bucket, int64_t k) {
-  constexpr uint32_t kDigit = (1u << 11) - 1;
+constexpr uint32_t kDigit = (1u << 11) - 1;
+
+/// Counts of `keys` per 11-bit digit at `shift`, in four interleaved tables: keys crowd into few
+/// digits (the dead units' 0, |g| spanning few exponents), and one counter incremented back to back
+/// waits on its own store every time.
+std::array<uint32_t, kDigit + 1> digit_counts(const std::vector<uint32_t>& keys, int shift) {
+  std::array<std::array<uint32_t, kDigit + 1>, 4> part{};
+  const uint32_t* v = keys.data();
+  const size_t size = keys.size();
+  size_t i = 0;
+  for (; i + 4 <= size; i += 4) {
+    for (size_t c = 0; c < 4; ++c) ++part[c][(v[i + c] >> shift) & kDigit];
+  }
+  for (; i < size; ++i) ++part[0][(v[i] >> shift) & kDigit];
+  std::array<uint32_t, kDigit + 1> hist;
+  for (uint32_t d = 0; d <= kDigit; ++d) hist[d] = part[0][d] + part[1][d] + part[2][d] + part[3][d];
+  return hist;
+}
+
+/// The k-th largest key, how many keys are larger and how many equal it.
+struct Threshold {
+  uint32_t key;
+  int64_t above, equal;
+};
+
+/// The k-th largest of `keys` (1 <= k <= its size): a most-significant-digit radix select, 11 bits a
+/// pass, each pass keeping only the keys whose digit holds the k-th (a few streaming passes instead
+/// of nth_element's comparisons). `keys` is only read; `equal` and `spare` are its working memory.
+Threshold kth_largest(const std::vector<uint32_t>& keys, std::vector<uint32_t>* equal, std::vector<uint32_t>* spare,
+                      int64_t k) {
   int64_t above = 0;
+  const std::vector<uint32_t>* in = &keys;
+  std::vector<uint32_t>* out = equal;
   for (int s : {22, 11, 0}) {
-    std::array<uint32_t, kDigit + 1> hist{};
-    for (uint32_t v : *keys) ++hist[(v >> s) & kDigit];
+    const auto hist = digit_counts(*in, s);
     uint32_t d = kDigit;
     while (above + hist[d] < k) above += hist[d--];
-    bucket->resize(keys->size());
-    uint32_t* out = bucket->data();
+    out->resize(in->size());
+    uint32_t* o = out->data();
     size_t j = 0;
-    for (uint32_t v : *keys) {  // branch-free: the digit's share is too large to predict
-      out[j] = v;
+    for (uint32_t v : *in) {  // branch-free: the digit's share is too large to predict
+      o[j] = v;
       j += ((v >> s) & kDigit) == d ? 1 : 0;
     }
-    bucket->resize(j);
-    keys->swap(*bucket);
+    out->resize(j);
+    in = out;
+    out = out == equal ? spare : equal;
   }
-  return {keys->front(), above};
+  return {in->front(), above, static_cast<int64_t>(in->size())};
 }
 
 }  // namespace
 
 void dgm_layer_mask(const float* grad, const float* live, int64_t n, double ratio, std::vector<uint8_t>* mask,
                     DgmScratch* scratch) {
-  // stable_top_k's threshold rule on integer keys: the keep-th largest key t of the live units,
-  // every live unit above t, then the lowest-index live units equal to t.
+  // stable_top_k's threshold rule on integer keys: the keep-th largest key t, every unit above t,
+  // then the lowest-index units equal to t. A dead unit's key is 0 and a live one's grad_key + 1,
+  // so every live unit ranks above every dead one and keep <= n_live never reaches a dead unit;
+  // the passes over the layer are branch-free loops (which units are live is not predictable).
   std::vector<uint32_t>& keys = scratch->keys;
   keys.resize(static_cast<size_t>(n));
+  uint32_t* key = keys.data();
   int64_t n_live = 0;
   for (int64_t i = 0; i < n; ++i) {
-    keys[n_live] = grad_key(grad[i]);
-    n_live += live[i] != 0.0f ? 1 : 0;
+    const uint32_t on = live[i] != 0.0f ? 1 : 0;
+    key[i] = (grad_key(grad[i]) + 1) & (0u - on);
+    n_live += on;
   }
-  keys.resize(static_cast<size_t>(n_live));
   const int64_t keep = n_live - static_cast<int64_t>(std::nearbyint(ratio * static_cast<double>(n_live)));
   mask->resize(static_cast<size_t>(n));
   uint8_t* m = mask->data();
   if (keep <= 0 || keep == n_live) {
-    for (int64_t i = 0; i < n; ++i) m[i] = keep > 0 && live[i] != 0.0f ? 1 : 0;
+    for (int64_t i = 0; i < n; ++i) m[i] = keep > 0 && key[i] != 0 ? 1 : 0;
     return;
   }
-  const auto [t, above] = kth_largest(&keys, &scratch->bucket, keep);
+  const auto [t, above, equal] = kth_largest(keys, &scratch->bucket, &scratch->spare, keep);
   const int64_t left = keep - above;  // places for the units equal to t
-  if (left == static_cast<int64_t>(keys.size())) {  // all of them (a unique t, the usual case): one pass
-    for (int64_t i = 0; i < n; ++i) m[i] = (live[i] != 0.0f) & (grad_key(grad[i]) >= t);
+  if (left == equal) {  // all of them (a unique t, the usual case)
+    for (int64_t i = 0; i < n; ++i) m[i] = key[i] >= t ? 1 : 0;
     return;
   }
-  for (int64_t i = 0; i < n; ++i) m[i] = (live[i] != 0.0f) & (grad_key(grad[i]) > t);
+  for (int64_t i = 0; i < n; ++i) m[i] = key[i] > t ? 1 : 0;
   for (int64_t i = 0, rest = left; rest > 0 && i < n; ++i) {  // else the lowest indices among them
-    if (live[i] != 0.0f && grad_key(grad[i]) == t) {
+    if (key[i] == t) {
       m[i] = 1;
       --rest;
     }

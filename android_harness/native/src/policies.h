@@ -52,7 +52,7 @@ double pairwise_sum(const double* a, int64_t n);
 
 /// Memory dgm_layer_mask works in, kept across refreshes so a refresh allocates nothing.
 struct DgmScratch {
-  std::vector<uint32_t> keys, bucket;
+  std::vector<uint32_t> keys, bucket, spare;
 };
 
 /// DGM's mask of one layer of n weights (section 9): among live units (`live` != 0) keep
