@@ -52,12 +52,19 @@ def _events(folder: Path) -> list[dict]:
 def build_root(model: str, root: Path) -> str:
     """The export and two synthetic tasks under ``root``; returns the data folder (relative)."""
     sys.path.insert(0, str(ROOT))
-    from pipeline.datasets.dataset import Dataset
-    from pipeline.datasets.split import Task
-    from pipeline.datasets.task_shards import write_task_shards
     from pipeline.export import export_program
 
     export_program(request(model, "executorch", True), root / "models" / model)
+    return synthetic_tasks(model, root)
+
+
+def synthetic_tasks(model: str, root: Path) -> str:
+    """Two synthetic tasks of ``model``'s input shape under ``root``; returns the data folder (relative)."""
+    sys.path.insert(0, str(ROOT))
+    from pipeline.datasets.dataset import Dataset
+    from pipeline.datasets.split import Task
+    from pipeline.datasets.task_shards import write_task_shards
+
     shape = CONFIGS[model][0]
     rng = np.random.default_rng(0)
     tasks = []

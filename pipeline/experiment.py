@@ -286,11 +286,11 @@ def summary_table(summary: dict) -> Table:
     table.box, table.pad_edge, table.collapse_padding = box.SIMPLE_HEAD, False, True   # 11 columns in 80 characters
     for col in ("task", "EM", "SB", "swap", "sparse", "DDR", "cIL %", "s", "load J", "train J", "energy J"):
         table.add_column(col, justify="right")
-    sparcl = summary.get("sparcl", True)   # off: the spec's sparsity and DDR fraction are not used
+    sparcl = summary.get("sparcl", True)  # a dense run trains no mask and removes no rows, whatever its config says
     for t in summary["tasks"]:
         c, e = t["config"], t.get("energy", {})
         table.add_row(str(t["task"] + 1), str(c["em_size"]), str(c["sb_size"]), f"{c['swap_ratio']:g}",
-                      f"{c['sparsity']:g}" if sparcl else "off", f"{c['ddr_fraction']:g}" if sparcl else "off",
+                      f"{c['sparsity']:g}" if sparcl else "dense", f"{c['ddr_fraction']:g}" if sparcl else "-",
                       f"{t['class_il']:.2f}", _seconds(t), _joules(t.get("loading_j")),
                       _joules(t.get("training_j")), _joules(t["energy_j"], e.get("precise", True)))
     sources = sorted({t["energy"]["source"] for t in summary["tasks"] if (t.get("energy") or {}).get("source")})

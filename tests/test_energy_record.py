@@ -72,7 +72,11 @@ def test_summary_reports_program_load_apart_from_training(tmp_path: Path) -> Non
     console.print(summary_table(summary))
     text = console.export_text()
     assert "load J" in text and "energy (simulated) from odpm_rails" in text and f"{task['loading_j']:.2f}" in text
-    assert summary["sparcl"] is False and text.count(" off ") >= 2      # SparCL off: no sparsity nor DDR shown
+    # A dense run (SparCL off) says so in the sparsity column, so its energy per task sits beside a SparCL run's.
+    assert summary["sparcl"] is False and " dense " in text and f" {config.sparsity:g} " not in text
+    console = Console(record=True, width=220)
+    console.print(summary_table({**summary, "sparcl": True}))
+    assert f" {config.sparsity:g} " in console.export_text()
 
 
 def test_the_demo_prints_the_counter_program_load_and_the_profiling_share_against_the_goal() -> None:

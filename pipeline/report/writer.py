@@ -35,11 +35,13 @@ def _headline(data: ResultsData) -> dict[str, Any]:
     acc, energy = final_accuracy(data), run_energy_j(data)
     rows = data.energy_rows
     samples = sum(r.train_samples for r in rows if r.kind == "session")
+    tasks = len({r.task for s in data.sessions if s.role == "training" for r in s.rows if r.kind == "task"})
     out: dict[str, Any] = {
         "sessions": len(data.sessions),
         "final mean class-IL accuracy": "–" if acc is None else
             (f"{acc:.2f} %" if data.acc_scale > 1 else f"{acc:.4f}") + f"  (from {data.accuracy_source})",
         f"energy of the training sessions{sim}": "–" if energy is None else f"{energy:.3f} J",
+        f"energy per training task{sim}": "–" if not (energy and tasks) else f"{energy / tasks:.3f} J",
         f"energy per training sample{sim}": "–" if not (energy and samples) else f"{energy / samples * 1000:.3f} mJ",
         f"idle baseline{sim}": "–" if data.idle_w is None else f"{data.idle_w:.3f} W ({data.idle_note})",
         "energy sources": ", ".join(sorted({r.source for r in rows if r.kind == "session" and r.source})) or "–",

@@ -6,17 +6,18 @@ namespace edgecl {
 namespace {
 
 /// Plain SGD (no momentum, no weight decay): p = p - lr * (g [* gm]) in unit-stride loops the
-/// compiler vectorizes; the same float32 operations per element as the general loop below. On
+/// compiler vectorizes; the same float32 operations per element as the general loop below (the
+/// 0/1 mask byte becomes the float 0 or 1 it multiplies by, so a masked NaN still poisons). On
 /// x86_64 an AVX2 clone where the CPU has it (8 lanes instead of 4; no FMA is emitted, so the
 /// rounding is the same): the update streams ~1 MB per mlp step out of L2, so lanes matter.
 #if defined(__x86_64__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-void plain_sgd(float* __restrict p, const float* __restrict g, const float* __restrict gm, size_t n, float lr) {
+void plain_sgd(float* __restrict p, const float* __restrict g, const uint8_t* __restrict gm, size_t n, float lr) {
   if (gm == nullptr) {
     for (size_t i = 0; i < n; ++i) p[i] = p[i] - lr * g[i];
   } else {
-    for (size_t i = 0; i < n; ++i) p[i] = p[i] - lr * (g[i] * gm[i]);
+    for (size_t i = 0; i < n; ++i) p[i] = p[i] - lr * (g[i] * static_cast<float>(gm[i]));
   }
 }
 
@@ -50,7 +51,7 @@ std::vector<std::string> Optimizer::state_names() const {
 std::vector<std::vector<float>>& Optimizer::state(const std::string& stem) { return stem == "v" ? b_ : a_; }
 
 void Optimizer::step(const std::vector<MutableTensorRef>& params, const std::vector<ConstTensorRef>& grads,
-                     const std::vector<const float*>& grad_masks, double lr) {
+                     const std::vector<const uint8_t*>& grad_masks, double lr) {
   step_count_ += 1;
   const float flr = static_cast<float>(lr);
   const float fwd = static_cast<float>(weight_decay_), fm = static_cast<float>(momentum_);
@@ -58,7 +59,7 @@ void Optimizer::step(const std::vector<MutableTensorRef>& params, const std::vec
   for (size_t t = 0; t < params.size(); ++t) {
     float* p = params[t].data;
     const float* g0 = grads[t].data;
-    const float* gm = t < grad_masks.size() ? grad_masks[t] : nullptr;
+    const uint8_t* gm = t < grad_masks.size() ? grad_masks[t] : nullptr;
     const size_t n = params[t].numel;
     if (name_ == "sgd" && weight_decay_ <= 0.0 && momentum_ <= 0.0) {
       plain_sgd(p, g0, gm, n, flr);
@@ -67,7 +68,7 @@ void Optimizer::step(const std::vector<MutableTensorRef>& params, const std::vec
     if (name_ == "sgd") {
       float* buf = a_[t].data();
       for (size_t i = 0; i < n; ++i) {
-        float g = gm != nullptr ? g0[i] * gm[i] : g0[i];
+        float g = gm != nullptr ? g0[i] * static_cast<float>(gm[i]) : g0[i];
         if (weight_decay_ > 0.0) g = g + fwd * p[i];
         if (momentum_ > 0.0) {
           buf[i] = first ? g : buf[i] * fm + g;
@@ -88,7 +89,7 @@ void Optimizer::step(const std::vector<MutableTensorRef>& params, const std::vec
     float* m = a_[t].data();
     float* v = b_[t].data();
     for (size_t i = 0; i < n; ++i) {
-      const float g = gm != nullptr ? g0[i] * gm[i] : g0[i];
+      const float g = gm != nullptr ? g0[i] * static_cast<float>(gm[i]) : g0[i];
       p[i] = p[i] * decay;
       m[i] = m[i] * b1 + c1 * g;
       v[i] = v[i] * b2 + c2 * g * g;

@@ -23,10 +23,10 @@ class Optimizer final {
   /// The export's optimizer for parameters of these sizes; an unknown name is an error.
   static Result<Optimizer> create(const OptimizerSpec& spec, const std::vector<size_t>& sizes);
 
-  /// One update of every parameter. `grad_masks[i]` (0/1 floats) multiplies gradient i first
-  /// when not null.
+  /// One update of every parameter. `grad_masks[i]` (0/1 bytes, as floats) multiplies gradient i
+  /// first when not null.
   void step(const std::vector<MutableTensorRef>& params, const std::vector<ConstTensorRef>& grads,
-            const std::vector<const float*>& grad_masks, double lr);
+            const std::vector<const uint8_t*>& grad_masks, double lr);
   /// Zero the state of parameter i outside `kept` (TDM: dropped and grown weights have no state).
   void clear_where(size_t i, const std::vector<uint8_t>& kept);
 

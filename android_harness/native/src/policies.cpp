@@ -1,8 +1,10 @@
 #include "policies.h"
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "schedule.h"
@@ -150,42 +152,105 @@ void tdm_update_layer(float* weights, const float* g_prev, int64_t n, int64_t ch
   }
 }
 
-std::vector<float> dgm_layer_mask(const float* grad, const float* live, int64_t n, double ratio) {
-  // |g| compared as float is double(|g|) compared (the conversion is exact and monotone); the
-  // selection is stable_top_k's threshold rule, branch-free over the layer as it runs every period.
-  auto key = [&](int64_t i) {
-    const float a = std::fabs(grad[i]);
-    return a == a ? a : -std::numeric_limits<float>::infinity();  // NaN ranks lowest
-  };
-  std::vector<float> values(static_cast<size_t>(n));
+namespace {
+
+/// |g| as an integer in the order DGM ranks it: NaN 0 (below every number), else its float bits + 1
+/// (|g| >= 0, whose bits grow with its value; fabs makes -0 and +0 one key).
+inline uint32_t grad_key(float g) {
+  const float a = std::fabs(g);
+  uint32_t bits;
+  std::memcpy(&bits, &a, sizeof bits);
+  return a == a ? bits + 1 : 0u;
+}
+
+constexpr uint32_t kDigit = (1u << 11) - 1;
+
+/// Counts of `keys` per 11-bit digit at `shift`, in four interleaved tables: keys crowd into few
+/// digits (the dead units' 0, |g| spanning few exponents), and one counter incremented back to back
+/// waits on its own store every time.
+std::array<uint32_t, kDigit + 1> digit_counts(const std::vector<uint32_t>& keys, int shift) {
+  std::array<std::array<uint32_t, kDigit + 1>, 4> part{};
+  const uint32_t* v = keys.data();
+  const size_t size = keys.size();
+  size_t i = 0;
+  for (; i + 4 <= size; i += 4) {
+    for (size_t c = 0; c < 4; ++c) ++part[c][(v[i + c] >> shift) & kDigit];
+  }
+  for (; i < size; ++i) ++part[0][(v[i] >> shift) & kDigit];
+  std::array<uint32_t, kDigit + 1> hist;
+  for (uint32_t d = 0; d <= kDigit; ++d) hist[d] = part[0][d] + part[1][d] + part[2][d] + part[3][d];
+  return hist;
+}
+
+/// The k-th largest key, how many keys are larger and how many equal it.
+struct Threshold {
+  uint32_t key;
+  int64_t above, equal;
+};
+
+/// The k-th largest of `keys` (1 <= k <= its size): a most-significant-digit radix select, 11 bits a
+/// pass, each pass keeping only the keys whose digit holds the k-th (a few streaming passes instead
+/// of nth_element's comparisons). `keys` is only read; `equal` and `spare` are its working memory.
+Threshold kth_largest(const std::vector<uint32_t>& keys, std::vector<uint32_t>* equal, std::vector<uint32_t>* spare,
+                      int64_t k) {
+  int64_t above = 0;
+  const std::vector<uint32_t>* in = &keys;
+  std::vector<uint32_t>* out = equal;
+  for (int s : {22, 11, 0}) {
+    const auto hist = digit_counts(*in, s);
+    uint32_t d = kDigit;
+    while (above + hist[d] < k) above += hist[d--];
+    out->resize(in->size());
+    uint32_t* o = out->data();
+    size_t j = 0;
+    for (uint32_t v : *in) {  // branch-free: the digit's share is too large to predict
+      o[j] = v;
+      j += ((v >> s) & kDigit) == d ? 1 : 0;
+    }
+    out->resize(j);
+    in = out;
+    out = out == equal ? spare : equal;
+  }
+  return {in->front(), above, static_cast<int64_t>(in->size())};
+}
+
+}  // namespace
+
+void dgm_layer_mask(const float* grad, const float* live, int64_t n, double ratio, std::vector<uint8_t>* mask,
+                    DgmScratch* scratch) {
+  // stable_top_k's threshold rule on integer keys: the keep-th largest key t, every unit above t,
+  // then the lowest-index units equal to t. A dead unit's key is 0 and a live one's grad_key + 1,
+  // so every live unit ranks above every dead one and keep <= n_live never reaches a dead unit;
+  // the passes over the layer are branch-free loops (which units are live is not predictable).
+  std::vector<uint32_t>& keys = scratch->keys;
+  keys.resize(static_cast<size_t>(n));
+  uint32_t* key = keys.data();
   int64_t n_live = 0;
   for (int64_t i = 0; i < n; ++i) {
-    values[n_live] = key(i);
-    n_live += live[i] != 0.0f ? 1 : 0;
+    const uint32_t on = live[i] != 0.0f ? 1 : 0;
+    key[i] = (grad_key(grad[i]) + 1) & (0u - on);
+    n_live += on;
   }
-  values.resize(static_cast<size_t>(n_live));
   const int64_t keep = n_live - static_cast<int64_t>(std::nearbyint(ratio * static_cast<double>(n_live)));
-  std::vector<float> mask(static_cast<size_t>(n), 0.0f);
-  if (keep <= 0) return mask;
-  float t = -std::numeric_limits<float>::infinity();
-  if (keep < n_live) {
-    std::nth_element(values.begin(), values.begin() + (keep - 1), values.end(), std::greater<float>());
-    t = values[keep - 1];
+  mask->resize(static_cast<size_t>(n));
+  uint8_t* m = mask->data();
+  if (keep <= 0 || keep == n_live) {
+    for (int64_t i = 0; i < n; ++i) m[i] = keep > 0 && key[i] != 0 ? 1 : 0;
+    return;
   }
-  int64_t above = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    const bool on = (live[i] != 0.0f) & ((keep == n_live) | (key(i) > t));
-    mask[i] = on ? 1.0f : 0.0f;
-    above += on ? 1 : 0;
+  const auto [t, above, equal] = kth_largest(keys, &scratch->bucket, &scratch->spare, keep);
+  const int64_t left = keep - above;  // places for the units equal to t
+  if (left == equal) {  // all of them (a unique t, the usual case)
+    for (int64_t i = 0; i < n; ++i) m[i] = key[i] >= t ? 1 : 0;
+    return;
   }
-  // Units tied with the k-th score: the lowest indices fill what is left.
-  for (int64_t i = 0, left = keep - above; left > 0 && i < n; ++i) {
-    if (live[i] != 0.0f && key(i) == t) {
-      mask[i] = 1.0f;
-      --left;
+  for (int64_t i = 0; i < n; ++i) m[i] = key[i] > t ? 1 : 0;
+  for (int64_t i = 0, rest = left; rest > 0 && i < n; ++i) {  // else the lowest indices among them
+    if (key[i] == t) {
+      m[i] = 1;
+      --rest;
     }
   }
-  return mask;
 }
 
 }  // namespace edgecl

@@ -50,21 +50,26 @@ void tdm_update_layer(float* weights, const float* g_prev, int64_t n, int64_t ch
 /// numpy's pairwise float64 sum of n values (np.add.reduce over a contiguous axis).
 double pairwise_sum(const double* a, int64_t n);
 
-/// DGM's mask of one layer of n weights (section 9): among live units (`live` != 0) keep
-/// n_live - round(ratio * n_live) by stable top-k of |g|; 1 there, 0 elsewhere.
-std::vector<float> dgm_layer_mask(const float* grad, const float* live, int64_t n, double ratio);
+/// Memory dgm_layer_mask works in, kept across refreshes so a refresh allocates nothing.
+struct DgmScratch {
+  std::vector<uint32_t> keys, bucket, spare;
+};
 
-/// The DGM refresh clock.
+/// DGM's mask of one layer of n weights (section 9): among live units (`live` != 0) keep
+/// n_live - round(ratio * n_live) by stable top-k of |g|; `mask` (resized to n) is 1 there, 0 elsewhere.
+void dgm_layer_mask(const float* grad, const float* live, int64_t n, double ratio, std::vector<uint8_t>* mask,
+                    DgmScratch* scratch);
+
+/// The DGM refresh clock and masks (one 0/1 byte per weight: the optimizer reads them every step).
 struct DgmState {
   bool has_masks = false;
   int64_t steps_since_refresh = 0;
-  std::vector<std::vector<float>> masks;  // one per masked layer when has_masks
+  std::vector<std::vector<uint8_t>> masks;  // one per masked layer when has_masks
+  DgmScratch scratch;
 
   bool due(int64_t period) const { return !has_masks || steps_since_refresh >= period; }
-  void clear() {
-    has_masks = false;
-    masks.clear();
-  }
+  /// No masks (their memory is kept for the next refresh).
+  void clear() { has_masks = false; }
 };
 
 }  // namespace edgecl

@@ -203,9 +203,19 @@ Error Session::load_arrays(const ArrayMap& arrays, bool own) {
   dgm_.steps_since_refresh = st_.dgm_steps_since_refresh;
   if (st_.dgm_has_masks) {
     dgm_.has_masks = true;
+    dgm_.masks.resize(mask_param_.size());
     for (size_t l = 0; l < mask_param_.size(); ++l) {
-      dgm_.masks.emplace_back(params[mask_param_[l]].numel);
-      EDGECL_RETURN_IF_ERROR(into("gmask." + sig.mask_names[l], dgm_.masks[l].data(), dgm_.masks[l].size()));
+      const std::string key = "gmask." + sig.mask_names[l];
+      std::vector<float> values(params[mask_param_[l]].numel);
+      EDGECL_RETURN_IF_ERROR(into(key, values.data(), values.size()));
+      auto& mask = dgm_.masks[l];
+      mask.resize(values.size());
+      for (size_t i = 0; i < values.size(); ++i) {
+        if (values[i] != 0.0f && values[i] != 1.0f) {
+          return Error(ErrorCode::InvalidExternalData, "arrays/" + key + ".npy: a gradient mask holds 0 and 1 only");
+        }
+        mask[i] = values[i] != 0.0f ? 1 : 0;
+      }
     }
   }
   if (st_.task_finished) return Error();
@@ -255,7 +265,10 @@ ArrayMap Session::checkpoint_arrays() const {
   }
   for (size_t l = 0; l < mask_param_.size(); ++l) {
     const auto& shape = params[mask_param_[l]].shape;
-    if (dgm_.has_masks) a["gmask." + sig.mask_names[l]] = npy_f32(shape, dgm_.masks[l].data());
+    if (dgm_.has_masks) {
+      const std::vector<float> values(dgm_.masks[l].begin(), dgm_.masks[l].end());
+      a["gmask." + sig.mask_names[l]] = npy_f32(shape, values.data());
+    }
     if (has_grad_prev_) a["grad_prev." + sig.mask_names[l]] = npy_f32(shape, grad_prev(l));
   }
   if (opt_->has_state()) {

@@ -43,17 +43,18 @@ Error Session::step(int64_t task, const EpochOrder& order, int64_t k) {
   const float loss = prog_->loss();
   const ConstTensorRef logits = prog_->output(1);
   const auto& grads = prog_->grads();
-  std::vector<const float*> grad_masks(prog_->params().size(), nullptr);
+  std::vector<const uint8_t*> grad_masks(prog_->params().size(), nullptr);
   if (spec_.sparcl.dgm_on()) {
     if (dgm_.due(spec_.sparcl.dgm_period)) {
-      dgm_.masks.clear();
+      dgm_.masks.resize(mask_param_.size());
       OrderedJson hashes = obj();
       for (size_t l = 0; l < mask_param_.size(); ++l) {
         const auto& m = prog_->masks()[l];
-        dgm_.masks.push_back(dgm_layer_mask(grads[mask_param_[l]].data, m.data, static_cast<int64_t>(m.numel),
-                                            spec_.sparcl.dgm_ratio));
+        dgm_layer_mask(grads[mask_param_[l]].data, m.data, static_cast<int64_t>(m.numel), spec_.sparcl.dgm_ratio,
+                       &dgm_.masks[l], &dgm_.scratch);
         if (trace_->enabled()) {
-          hashes[prog_->signature().mask_names[l]] = mask_hash(dgm_.masks[l].data(), dgm_.masks[l].size());
+          const std::vector<float> values(dgm_.masks[l].begin(), dgm_.masks[l].end());
+          hashes[prog_->signature().mask_names[l]] = mask_hash(values.data(), values.size());
         }
       }
       dgm_.has_masks = true;

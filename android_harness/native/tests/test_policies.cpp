@@ -87,8 +87,10 @@ TEST(ddr_events_and_removal) {
 TEST(dgm_mask_keeps_largest_live_gradients) {
   const std::vector<float> g = {0.5f, -2.0f, 1.0f, -1.0f, 3.0f, 0.0f};
   const std::vector<float> live = {1, 1, 1, 1, 0, 1};  // 5 live; ratio 0.4 masks round(2.0) = 2
-  const auto m = dgm_layer_mask(g.data(), live.data(), 6, 0.4);
-  CHECK(m == std::vector<float>({0, 1, 1, 1, 0, 0}));  // |g| 2, 1, 1 (tie kept by index), dead unit 4 never
+  std::vector<uint8_t> m;
+  DgmScratch scratch;
+  dgm_layer_mask(g.data(), live.data(), 6, 0.4, &m, &scratch);
+  CHECK(m == std::vector<uint8_t>({0, 1, 1, 1, 0, 0}));  // |g| 2, 1, 1 (tie kept by index), dead unit 4 never
 }
 
 TEST(tdm_update_drops_grows_and_zeroes) {

@@ -265,7 +265,10 @@ int dgm_mask(const Args& a) {
   auto g = f32(join_path(a[0], "g.npy"));
   auto mask = f32(join_path(a[0], "mask.npy"));
   if (!g_arr.ok() || !g.ok() || !mask.ok()) return fail(Error(ErrorCode::InvalidArgument, "g.npy and mask.npy needed"));
-  const std::vector<float> out = dgm_layer_mask(g->data(), mask->data(), static_cast<int64_t>(mask->size()), std::atof(a[1].c_str()));
+  std::vector<uint8_t> bytes;
+  DgmScratch scratch;
+  dgm_layer_mask(g->data(), mask->data(), static_cast<int64_t>(mask->size()), std::atof(a[1].c_str()), &bytes, &scratch);
+  const std::vector<float> out(bytes.begin(), bytes.end());
   const Error e = write_file_atomic(join_path(a[0], "gmask.npy"), npy_file_bytes(npy_f32(g_arr->shape, out.data())));
   return e.ok() ? 0 : fail(e);
 }
