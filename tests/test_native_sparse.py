@@ -4,7 +4,8 @@
   model at high and channel sparsity train STEPS steps with the sparse products and with the dense
   ones: losses, final parameters and eval logits byte-identical.
 - No silent fallback: every masked layer's products are found (forward, weight gradient and, past
-  the first layer, input gradient) and each ran on the kernel its density picks, every step.
+  the first layer, input gradient) and each ran on the kernel its density picks, every step, in
+  ``steps`` and in a session (its step profile), which turns sparse execution on by itself.
 """
 from __future__ import annotations
 
@@ -116,3 +117,42 @@ def test_conv_sparse_equals_dense(runner, kind, density, structured, tmp_path) -
     req.masks = masks
     folder = export_program(req, tmp_path / "export").folder
     _check(runner, folder, req, tmp_path)
+
+
+def test_a_sparcl_session_runs_its_masked_layers_sparse_every_step(runner, tmp_path) -> None:
+    """A session (``run``, as a phone runs it) turns sparse execution on by itself: its step profile names
+    each masked layer's products, and each product ran every step on the kernel its density picks."""
+    import os
+
+    from pipeline.config import parse_spec
+    from tests._runner_env import build_root, new_session
+
+    spec = parse_spec({"seed": 3, "data": {"kind": "digits", "tasks": 2, "classes_per_task": 2, "max_train_per_class": 40},
+                       "model": {"kind": "mlp", "hidden": [64, 64]},
+                       "train": {"method": "er", "epochs": 2, "batch_size": 16, "lr": 0.05},
+                       "replay": {"em_size": 40, "sb_size": 100},
+                       "sparcl": {"enabled": True, "sparsity": 0.9, "ddr": False, "dgm": True}})
+    data = build_root(spec, tmp_path, runtime="executorch")
+    folder = new_session(spec, tmp_path, data, "sparse", runtime="executorch", tasks=data.tasks[:1])
+    profile = tmp_path / "profile.json"
+    res = subprocess.run([str(runner), "run", str(folder)], capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "EDGECL_PROFILE": str(profile)})
+    assert res.returncode == 0, res.stderr
+    result = json.loads((folder / "result.json").read_text())
+    prof = json.loads(profile.read_text())
+    steps = prof["steps"]
+    assert steps == result["iterations"] > 0
+    layers = prof["sparse_layers"]
+    masked = json.loads((tmp_path / "models" / "executorch" / "manifest.json").read_text())["signature"]["mask_names"]
+    assert [layer["name"] for layer in layers] == masked
+    ran_sparse = 0
+    for i, layer in enumerate(layers):
+        roles = {p["role"] for p in layer["products"]}
+        assert {"forward", "weight_grad"} <= roles and (i == 0 or "input_grad" in roles), layer
+        for p in layer["products"]:
+            sparse = p["density"] <= CROSSOVER[p["role"]] or p["rectangular"]
+            assert p["kernel"] == ("sparse" if sparse else "dense"), (layer["name"], p)
+            calls = p["sparse_calls"] if sparse else p["dense_calls"]
+            assert calls >= steps and (p["dense_calls"] if sparse else p["sparse_calls"]) == 0, (layer["name"], p)
+            ran_sparse += p["sparse_calls"]
+    assert ran_sparse > 0   # at 0.9 sparsity the forward products run sparse

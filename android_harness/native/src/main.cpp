@@ -34,6 +34,7 @@
 #include "fileio.h"
 #include "optimizer.h"
 #include "program.h"
+#include "sparse_report.h"
 #include "program_probe.h"
 #include "server.h"
 
@@ -210,23 +211,6 @@ void set_masks(Program& p, double s, bool structured) {
   p.masks_changed();
 }
 
-nlohmann::json sparse_json(const Program& p) {
-  nlohmann::json layers = nlohmann::json::array();
-  for (const auto& layer : p.sparse_report()) {
-    nlohmann::json products = nlohmann::json::array();
-    for (const auto& r : layer.products) {
-      const auto& st = r.stats;
-      products.push_back({{"role", r.role}, {"density", r.density}, {"rectangular", r.rectangular},
-                          {"kernel", r.dense ? "dense" : "sparse"}, {"sparse_calls", st.sparse_calls},
-                          {"dense_calls", st.dense_calls}, {"seconds", st.seconds},
-                          {"nonzero_gflop", st.nonzero_flops * 1e-9}, {"dense_gflop", st.dense_flops * 1e-9},
-                          {"gflops_nonzero", st.seconds > 0 ? st.nonzero_flops * 1e-9 / st.seconds : 0.0}});
-    }
-    layers.push_back({{"name", layer.name}, {"products", products}});
-  }
-  return layers;
-}
-
 int cmd_bench_step(std::vector<std::string> args) {
   long steps = 0, warmup = 0;
   if (!parse_int(take_option(&args, "--steps", "50"), &steps) || steps < 1 ||
@@ -279,13 +263,13 @@ int cmd_bench_step(std::vector<std::string> args) {
   };
   double total = 0;
   for (double v : step_ms) total += v;
-  nlohmann::json out = {
+  edgecl::OrderedJson out = {
       {"model_dir", args[0]}, {"abi", EDGECL_ABI}, {"steps", steps}, {"warmup", warmup}, {"load_ms", load_ms},
       {"step_ms_median", median(step_ms)}, {"step_ms_mean", total / steps},
       {"step_ms_min", *std::min_element(step_ms.begin(), step_ms.end())},
       {"forward_backward_ms_median", median(fb_ms)}, {"final_loss", p.loss()},
   };
-  if (sparse >= 0) out["sparse"] = {{"enabled", sparse == 1}, {"layers", sparse_json(p)}};
+  if (sparse >= 0) out["sparse"] = {{"enabled", sparse == 1}, {"layers", edgecl::sparse_layers_json(p.sparse_report())}};
   std::cout << out.dump() << "\n";
   return 0;
 }
@@ -358,8 +342,8 @@ int cmd_steps(std::vector<std::string> args) {
     Error w = write_file(out + "/" + name, vec->data(), vec->size() * sizeof(float));
     if (!w.ok()) return fail(w);
   }
-  nlohmann::json done = {{"steps", k}, {"final_loss", losses.back()}};
-  if (sparse >= 0) done["sparse"] = {{"enabled", sparse == 1}, {"layers", sparse_json(p)}};
+  edgecl::OrderedJson done = {{"steps", k}, {"final_loss", losses.back()}};
+  if (sparse >= 0) done["sparse"] = {{"enabled", sparse == 1}, {"layers", edgecl::sparse_layers_json(p.sparse_report())}};
   std::cout << done.dump() << "\n";
   return 0;
 }

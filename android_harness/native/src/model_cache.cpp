@@ -44,6 +44,7 @@ Result<std::unique_ptr<LoadedModel>> LoadedModel::load(const std::string& model_
 void LoadedModel::reset() {
   restore(params_, program_->params());
   restore(masks_, program_->masks());
+  program_->masks_changed();
   restore(buffers_, program_->buffers());
 }
 

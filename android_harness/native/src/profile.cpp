@@ -5,7 +5,7 @@
 
 namespace edgecl {
 
-Error StepProfile::write(const std::string& path) const {
+Error StepProfile::write(const std::string& path, const OrderedJson& sparse) const {
   static const char* kNames[kParts] = {"swap_wait", "rows", "forward_backward", "dgm", "optimizer", "norm_stats",
                                        "observe", "swap_plan", "trace", "between_steps"};
   OrderedJson out = OrderedJson::object();
@@ -18,6 +18,7 @@ Error StepProfile::write(const std::string& path) const {
   }
   out["step_seconds"] = total;
   out["parts"] = parts;
+  out["sparse_layers"] = sparse;
   return write_file_atomic(path, to_json_text(out, JsonStyle::kIndent1) + "\n");
 }
 

@@ -13,6 +13,7 @@
 #include "fileio.h"
 #include "resources.h"
 #include "session.h"
+#include "sparse_report.h"
 
 namespace edgecl {
 namespace {
@@ -82,7 +83,7 @@ SessionOutcome Session::run() {
   r["t_start"] = started;
   r["t_end"] = monotonic_seconds();
   if (const char* profile = std::getenv("EDGECL_PROFILE")) {
-    const Error w = profile_.write(profile);
+    const Error w = profile_.write(profile, sparse_layers_json(prog_->sparse_report()));
     if (!w.ok()) std::fprintf(stderr, "edgecl-runner: %s\n", w.message().c_str());
   }
   OrderedJson end = obj();
@@ -302,6 +303,7 @@ Error Session::tdm_update(int64_t task, int64_t epoch, const TdmEvent& ev) {
     tdm_update_layer(p.data, grad_prev(l), static_cast<int64_t>(p.numel), p.shape.empty() ? 1 : p.shape[0],
                      spec_.sparcl.structured, spec_.sparcl.tdm_lambda, ev.drop_to, ev.grow_to, grow, &live, &kept);
     std::copy(live.begin(), live.end(), masks[l].data);
+    prog_->masks_changed();
     opt_->clear_where(mask_param_[l], kept);
     if (trace_->enabled()) hashes[prog_->signature().mask_names[l]] = mask_hash(live.data(), live.size());
     int64_t on = 0;

@@ -53,6 +53,12 @@ Error Session::setup() {
                    join_path(index_.folder, "tasks.json") + " has " + std::to_string(index_.num_classes));
   }
   numel_ = static_cast<int64_t>(sig.inputs.at(0).numel()) / batch_;
+  // The masked layers' products run on sparse kernels where their density makes them faster, with the
+  // dense kernels' bits (docs/semantics.md 12); every mask write below says so to the program.
+  if (!sig.mask_names.empty()) {
+    EDGECL_RETURN_IF_ERROR(prog_->set_sparse(true));
+    prog_->reset_sparse_stats(false);   // this session's counts (a served program outlives its sessions)
+  }
   for (const auto& name : sig.mask_names) {
     size_t i = 0;
     while (i < sig.parameter_names.size() && sig.parameter_names[i] != name) ++i;
@@ -183,6 +189,7 @@ Error Session::load_arrays(const ArrayMap& arrays, bool own) {
     const auto& m = prog_->masks()[i];
     EDGECL_RETURN_IF_ERROR(into("mask." + sig.mask_names[i], m.data, m.numel));
   }
+  prog_->masks_changed();
   opt_->set_step_count(st_.opt_step);
   if (opt_->has_state()) {
     for (const auto& stem : opt_->state_names()) {
