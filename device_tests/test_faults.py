@@ -22,6 +22,8 @@ from pipeline.config import ExperimentSpec, parse_spec
 from pipeline.device_run import prepare_device_run
 from pipeline.errors import SessionError
 
+from device_tests._paused_runner import continue_runner, host_frozen, pause_runner
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -129,43 +131,58 @@ def _wait_for(what: str, check, seconds: float = 300.0):
 
 
 def test_ctrl_c_of_a_run_says_how_to_follow_and_resume_and_loses_nothing(device: AndroidDevice, tmp_path: Path) -> None:
-    """Ctrl-C during task 2 of 3: exit 130, the session goes on on the phone (the `edgecl attach`
-    command is printed), the folder is marked, and the printed `--resume` command finishes the run
-    with task 1's record untouched and task 2's session followed, not trained again."""
+    """Ctrl-C during task 2 of 3 (task 3 when task 2 ended before it was held): exit 130, the session goes on
+    on the phone (the `edgecl attach` command is printed), the folder is marked, and the printed `--resume`
+    command finishes the run with the completed tasks' records untouched and the interrupted task's session
+    followed, not trained again. The run is held at that task: the host frozen, then the phone's runner
+    paused, so nothing ends before the Ctrl-C lands."""
     spec = tmp_path / "ctrlc.toml"
     spec.write_text(CTRL_C_SPEC)
     key = f"{device.serial}@{device.adb.server}"
-    sets = ["--set", "train.epochs=60"]           # task 2 runs long enough to be interrupted
+    sets = ["--set", "train.epochs=60"]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "400"}
     out = tmp_path / "results"
     proc = subprocess.Popen(_edgecl("run", str(spec), "--serial", key, "--out", str(out), "--runtime", "executorch",
                                     *sets), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+    paused = None
     try:
         record0 = _wait_for("task 1 record", lambda: next(iter(out.glob("ctrlc-*/sessions/*-task0/task.json")), None))
         folder = record0.parents[2]
-        sid = f"{folder.name}-task1"
+        task, sid = 1, f"{folder.name}-task1"
         events = f"{device.storage_path('sessions', sid)}/events.jsonl"
         first_event = _wait_for("task 2 session", lambda: device.shell(f"head -n 1 {quote(events)} 2>/dev/null",
                                                                       check=False).stdout)
-        proc.send_signal(signal.SIGINT)
+        with host_frozen(proc):
+            paused, ended = pause_runner(device, device.storage_path("sessions", sid))
+            if not ended:
+                proc.send_signal(signal.SIGINT)          # handled first thing when the host continues
+        if ended:   # task 2 ended before the pause: task 3's session, queued for the paused runner, cannot start
+            task, sid = 2, f"{folder.name}-task2"
+            _wait_for("task 3 queued", lambda: device.shell(
+                f"test -f {quote(device.storage_path('sessions', sid, 'session.json'))} && echo queued", check=False).stdout)
+            proc.send_signal(signal.SIGINT)
+            first_event = ""
         text = proc.communicate(timeout=120)[0].decode()
     finally:
+        if paused is not None:
+            continue_runner(device, paused)
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 130, text
     flat = " ".join(text.split())
-    assert f"1 of 3 tasks complete in {folder}" in flat, text
+    assert f"{task} of 3 tasks complete in {folder}" in flat, text
     assert f"goes on on the phone; follow it with: edgecl attach {sid} --serial {key}" in flat, text
     resume = f"edgecl run {spec} --resume {folder} --serial {key} --set train.epochs=60 --runtime executorch"
     assert f"continue this run from its last completed task with: {resume}" in flat, text
     marker = json.loads((folder / "interrupted.json").read_text())
-    assert (marker["completed_tasks"], marker["session"], marker["session_on_phone"]) == ([0], sid, True)
-    assert device.shell(f"test -f {quote(events)} && echo there").stdout == "there\n"
-    before = record0.read_bytes()
+    assert (marker["completed_tasks"], marker["session"], marker["session_on_phone"]) == (list(range(task)), sid, True)
+    records = [folder / "sessions" / f"{folder.name}-task{t}" / "task.json" for t in range(task)]
+    before = [r.read_bytes() for r in records]
     again = subprocess.run(_edgecl(*shlex.split(resume)[1:]), capture_output=True, env=env, cwd=ROOT, timeout=600)
     assert again.returncode == 0, again.stdout.decode() + again.stderr.decode()
     summary = json.loads((folder / "summary.json").read_text())
     assert [t["task"] for t in summary["tasks"]] == [0, 1, 2] and not (folder / "interrupted.json").exists()
-    assert record0.read_bytes() == before                                       # task 1 kept as recorded
+    assert [r.read_bytes() for r in records] == before                         # completed tasks kept as recorded
     pulled = (folder / "sessions" / sid / "events.jsonl").read_text()
-    assert pulled.startswith(first_event)                                       # task 2: the same session, followed
+    assert pulled.startswith(first_event)                                       # the same session, followed
+    assert sum(json.loads(e)["type"] == "session_start" for e in pulled.splitlines()) == 1    # never trained twice

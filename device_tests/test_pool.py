@@ -18,12 +18,16 @@ from typing import Iterator
 import pytest
 
 from android_harness.adb import ServerAddress, list_devices
+from android_harness.android_device import AndroidDevice
 from android_harness.pool import parse_selector, pool_states, resolve_pool
+from android_harness.shell_quote import quote
 from android_harness.vphone.home import VphoneHome
 from android_harness.vphone_fleet import Fleet, vphone_fleet
 from pipeline.config import load_spec
 from pipeline.errors import DeviceError
 from pipeline.experiment import run_experiment
+
+from device_tests._paused_runner import continue_runner, host_frozen, pause_runner
 
 REPO = Path(__file__).resolve().parents[1]
 SPEC = (REPO / "tests" / "data" / "specs" / "pool_sweep.toml").read_text()   # shared with bench/pool.py
@@ -172,18 +176,48 @@ def test_sweep_survives_a_phone_killed_mid_run(fleet: Fleet, tmp_path: Path, edg
     assert (again / "accuracy_matrix.csv").read_text() == (folder / moved["folder"] / "accuracy_matrix.csv").read_text()
 
 
+def _in_sessions(fleet: Fleet, folder: Path) -> list[tuple[AndroidDevice, str]] | None:
+    """Each running run's phone and session folder, once two runs have their sessions handed to their
+    phones' runners (the session's runner.pid is there)."""
+    running = [r for r in (_index(folder) or {"runs": []})["runs"] if r["state"] == "running" and r["attempts"][-1]["session"]]
+    if len(running) != 2:
+        return None
+    held = []
+    for r in running:
+        device = fleet.members()[_phone(fleet, r["attempts"][-1]["device"])].open()
+        rdir = device.storage_path("sessions", r["attempts"][-1]["session"])
+        if not device.shell(f"cat {quote(rdir)}/runner.pid 2>/dev/null", check=False).stdout.strip():
+            return None
+        held.append((device, rdir))
+    return held
+
+
 def test_ctrl_c_leaves_sessions_on_the_phones_and_resume_reattaches(fleet: Fleet, tmp_path: Path) -> None:
+    """Ctrl-C lands while both runs are in sessions on their phones: the sweep and its workers are frozen,
+    then both phones' runners paused, so neither session can end before the Ctrl-C (if one had already
+    ended, both go on and the next pair is taken)."""
     spec = _spec(tmp_path)
     out = tmp_path / "sweeps"
     two = [a for p in fleet.phones[:2] for a in ("--serial", p.serial)]
     proc = _popen(_cli("sweep", str(spec), "--seeds", "0..3", *two, "--out", str(out), "--name", "stopped", fleet=fleet))
     folder = out / "stopped"
+    paused: list[tuple[AndroidDevice, int]] = []
     try:
-        _wait("two runs on their phones", lambda: sum(r["state"] == "running" and bool(r["attempts"][-1]["session"])
-                                                      for r in (_index(folder) or {"runs": []})["runs"]) == 2, 300, proc)
-        os.kill(proc.pid, signal.SIGINT)
+        while not paused:
+            held = _wait("two runs in sessions on their phones", lambda: _in_sessions(fleet, folder), 300, proc)
+            with host_frozen(proc):
+                got = [(device, *pause_runner(device, rdir)) for device, rdir in held]
+                paused = [(device, pid) for device, pid, _ in got]
+                if any(ended for *_, ended in got):   # a session ended before its pause: both go on, the next pair is taken
+                    for device, pid in paused:
+                        continue_runner(device, pid)
+                    paused = []
+                else:
+                    os.kill(proc.pid, signal.SIGINT)            # handled first thing when the sweep continues
         output, _ = proc.communicate(timeout=60)
     finally:
+        for device, pid in paused:
+            continue_runner(device, pid)
         if proc.poll() is None:
             proc.kill()
             proc.wait()
