@@ -122,14 +122,18 @@ def _edgecl(*args: str) -> list[str]:
     return [sys.executable, "-m", "pipeline.cli.app", *args]
 
 
-def _wait_for(what: str, check, seconds: float = 300.0):
+def _wait_for(what: str, check, proc: subprocess.Popen, seconds: float = 900.0):
+    """Until ``check`` holds while ``proc`` (the run) goes on; the bound only catches a hang (the first run
+    of a checkout builds the native runner first)."""
     deadline = time.monotonic() + seconds
     while not (got := check()):
+        assert proc.poll() is None, f"the run exited ({proc.returncode}) before {what}: {proc.stdout.read().decode()[-3000:]}"
         assert time.monotonic() < deadline, f"no {what} within {seconds:.0f} s"
         time.sleep(0.2)
     return got
 
 
+@pytest.mark.timeout(1800)            # a checkout's first run builds the native runner
 def test_ctrl_c_of_a_run_says_how_to_follow_and_resume_and_loses_nothing(device: AndroidDevice, tmp_path: Path) -> None:
     """Ctrl-C during task 2 of 3 (task 3 when task 2 ended before it was held): exit 130, the session goes on
     on the phone (the `edgecl attach` command is printed), the folder is marked, and the printed `--resume`
@@ -146,12 +150,12 @@ def test_ctrl_c_of_a_run_says_how_to_follow_and_resume_and_loses_nothing(device:
                                     *sets), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
     paused = None
     try:
-        record0 = _wait_for("task 1 record", lambda: next(iter(out.glob("ctrlc-*/sessions/*-task0/task.json")), None))
+        record0 = _wait_for("task 1 record", lambda: next(iter(out.glob("ctrlc-*/sessions/*-task0/task.json")), None), proc)
         folder = record0.parents[2]
         task, sid = 1, f"{folder.name}-task1"
         events = f"{device.storage_path('sessions', sid)}/events.jsonl"
         first_event = _wait_for("task 2 session", lambda: device.shell(f"head -n 1 {quote(events)} 2>/dev/null",
-                                                                      check=False).stdout)
+                                                                      check=False).stdout, proc)
         with host_frozen(proc):
             paused, ended = pause_runner(device, device.storage_path("sessions", sid))
             if not ended:
@@ -159,7 +163,7 @@ def test_ctrl_c_of_a_run_says_how_to_follow_and_resume_and_loses_nothing(device:
         if ended:   # task 2 ended before the pause: task 3's session, queued for the paused runner, cannot start
             task, sid = 2, f"{folder.name}-task2"
             _wait_for("task 3 queued", lambda: device.shell(
-                f"test -f {quote(device.storage_path('sessions', sid, 'session.json'))} && echo queued", check=False).stdout)
+                f"test -f {quote(device.storage_path('sessions', sid, 'session.json'))} && echo queued", check=False).stdout, proc)
             proc.send_signal(signal.SIGINT)
             first_event = ""
         text = proc.communicate(timeout=120)[0].decode()
