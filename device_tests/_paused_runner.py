@@ -44,7 +44,8 @@ def _descendants(pid: int) -> list[int]:
     return found
 
 
-def _signal_all(pids: list[int], sig: signal.Signals) -> None:
+def signal_all(pids: list[int], sig: signal.Signals) -> None:
+    """Each pid that is still there."""
     for pid in pids:
         try:
             os.kill(pid, sig)
@@ -53,15 +54,16 @@ def _signal_all(pids: list[int], sig: signal.Signals) -> None:
 
 
 @contextmanager
-def host_frozen(proc: subprocess.Popen) -> Iterator[None]:
+def host_frozen(proc: subprocess.Popen) -> Iterator[list[int]]:
     """The host process and everything it started stopped (SIGSTOP) while the test looks at the phones:
     none of them polls, so no watchdog of theirs can run out; a signal sent to the host meanwhile is
-    handled first thing once it continues (it continues first, its workers after)."""
+    handled first thing once it continues (it continues first, its workers after). Yields a list: the
+    pids the caller puts there stay stopped (a sweep worker holding its phone's run)."""
     os.kill(proc.pid, signal.SIGSTOP)
-    frozen = [proc.pid]
+    frozen, keep = [proc.pid], []
     try:
         frozen += _descendants(proc.pid)
-        _signal_all(frozen[1:], signal.SIGSTOP)
-        yield
+        signal_all(frozen[1:], signal.SIGSTOP)
+        yield keep
     finally:
-        _signal_all(frozen, signal.SIGCONT)
+        signal_all([pid for pid in frozen if pid not in keep], signal.SIGCONT)

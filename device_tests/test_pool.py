@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -27,7 +28,7 @@ from pipeline.config import load_spec
 from pipeline.errors import DeviceError
 from pipeline.experiment import run_experiment
 
-from device_tests._paused_runner import continue_runner, host_frozen, pause_runner
+from device_tests._paused_runner import continue_runner, host_frozen, pause_runner, signal_all
 
 REPO = Path(__file__).resolve().parents[1]
 SPEC = (REPO / "tests" / "data" / "specs" / "pool_sweep.toml").read_text()   # shared with bench/pool.py
@@ -176,47 +177,65 @@ def test_sweep_survives_a_phone_killed_mid_run(fleet: Fleet, tmp_path: Path, edg
     assert (again / "accuracy_matrix.csv").read_text() == (folder / moved["folder"] / "accuracy_matrix.csv").read_text()
 
 
-def _in_sessions(fleet: Fleet, folder: Path) -> list[tuple[AndroidDevice, str]] | None:
-    """Each running run's phone and session folder, once two runs have their sessions handed to their
-    phones' runners (the session's runner.pid is there)."""
-    running = [r for r in (_index(folder) or {"runs": []})["runs"] if r["state"] == "running" and r["attempts"][-1]["session"]]
-    if len(running) != 2:
-        return None
-    held = []
-    for r in running:
-        device = fleet.members()[_phone(fleet, r["attempts"][-1]["device"])].open()
-        rdir = device.storage_path("sessions", r["attempts"][-1]["session"])
-        if not device.shell(f"cat {quote(rdir)}/runner.pid 2>/dev/null", check=False).stdout.strip():
-            return None
-        held.append((device, rdir))
-    return held
+def _handed_over(fleet: Fleet, folder: Path, held: set[str], ended: set[str], any_task: set[str]) -> tuple[str, AndroidDevice, str] | None:
+    """A running run on a phone not ``held`` whose session (not one of ``ended``) its phone's runner has
+    (runner.pid is there): (phone key, device, session folder). Only a run's first session, but on the
+    phones in ``any_task``."""
+    for r in (_index(folder) or {"runs": []})["runs"]:
+        if r["state"] != "running" or not r["attempts"]:
+            continue
+        key, sid = r["attempts"][-1]["device"], r["attempts"][-1]["session"]
+        if not sid or key in held or sid in ended or (key not in any_task and not sid.endswith("-task0")):
+            continue
+        device = fleet.members()[_phone(fleet, key)].open()
+        rdir = device.storage_path("sessions", sid)
+        if device.shell(f"cat {quote(rdir)}/runner.pid 2>/dev/null", check=False).stdout.strip():
+            return key, device, rdir
+    return None
+
+
+def _worker_pids(folder: Path) -> dict[str, int]:
+    """Each phone's sweep worker, from the first line it writes to its log."""
+    pids = {}
+    for log in (folder / "logs").glob("*.log"):
+        for line in log.read_text().splitlines():
+            if m := re.fullmatch(r"worker (\d+) for (\S+)", line):
+                pids[m[2]] = int(m[1])
+    return pids
 
 
 def test_ctrl_c_leaves_sessions_on_the_phones_and_resume_reattaches(fleet: Fleet, tmp_path: Path) -> None:
-    """Ctrl-C lands while both runs are in sessions on their phones: the sweep and its workers are frozen,
-    then both phones' runners paused, so neither session can end before the Ctrl-C (if one had already
-    ended, both go on and the next pair is taken)."""
+    """Ctrl-C lands while both runs are in sessions on their phones. Each phone is held in turn, the sweep
+    frozen meanwhile: its runner paused, then its worker left stopped (no watchdog of it runs) once its
+    session is one that had not ended. A first session that ended before the pause is followed by the same
+    run's second one, which the paused runner cannot start, so every phone is held."""
     spec = _spec(tmp_path)
     out = tmp_path / "sweeps"
     two = [a for p in fleet.phones[:2] for a in ("--serial", p.serial)]
     proc = _popen(_cli("sweep", str(spec), "--seeds", "0..3", *two, "--out", str(out), "--name", "stopped", fleet=fleet))
     folder = out / "stopped"
-    paused: list[tuple[AndroidDevice, int]] = []
+    held: dict[str, tuple[AndroidDevice, int, int]] = {}      # phone key -> (device, runner pid, worker pid)
+    paused: dict[str, tuple[AndroidDevice, int]] = {}          # runners paused (held or about to be)
+    ended: set[str] = set()                                     # sessions that had ended when their runner was paused
     try:
-        while not paused:
-            held = _wait("two runs in sessions on their phones", lambda: _in_sessions(fleet, folder), 300, proc)
-            with host_frozen(proc):
-                got = [(device, *pause_runner(device, rdir)) for device, rdir in held]
-                paused = [(device, pid) for device, pid, _ in got]
-                if any(ended for *_, ended in got):   # a session ended before its pause: both go on, the next pair is taken
-                    for device, pid in paused:
-                        continue_runner(device, pid)
-                    paused = []
+        while len(held) < 2:
+            key, device, rdir = _wait("a run's session on a phone not held yet", lambda: _handed_over(
+                fleet, folder, set(held), ended, set(paused)), 300, proc)
+            worker = _worker_pids(folder)[key]
+            with host_frozen(proc) as keep:
+                pid, done = pause_runner(device, rdir)
+                paused[key] = (device, pid)
+                if done:                         # its next session, queued for the paused runner, is held
+                    ended.add(rdir.rsplit("/", 1)[1])
                 else:
-                    os.kill(proc.pid, signal.SIGINT)            # handled first thing when the sweep continues
+                    keep.append(worker)
+                    held[key] = (device, pid, worker)
+        os.kill(proc.pid, signal.SIGINT)
+        signal_all([w for _, _, w in held.values()], signal.SIGCONT)   # the workers end on the sweep's SIGTERM
         output, _ = proc.communicate(timeout=60)
     finally:
-        for device, pid in paused:
+        signal_all([w for _, _, w in held.values()], signal.SIGCONT)
+        for device, pid in paused.values():
             continue_runner(device, pid)
         if proc.poll() is None:
             proc.kill()

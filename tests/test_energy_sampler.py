@@ -178,7 +178,7 @@ def test_python_sampler_snapshots_odpm_rails(tmp_path, how):
                       "--rails-out", str(rails), "--rails-period", "0.3", *source)
     assert res.returncode == 0, res.stderr
     series = read_rails_log(rails)
-    assert series.clock == "CLOCK_MONOTONIC" and len(series) >= 4
+    assert series.clock == "CLOCK_MONOTONIC" and len(series) >= 2     # the first and the one past the end, however loaded
     if how == "files":
         assert series.fmt == "iio" and series.rails == ["S2M_VDD_CPUCL2", "S2S_VDD_G3D"]
         assert series.total_j[0] == pytest.approx(3000e-6)
@@ -192,7 +192,8 @@ def test_appending_a_second_run_keeps_one_header(tmp_path):
     for _ in range(2):
         assert run_sampler("--out", str(out), "--dir", str(d), "--rate", "20", "--seconds", "0.2").returncode == 0
     assert out.read_text().count("t,current,voltage") == 1
-    assert len(read_power_csv(out)) >= 8
+    stopped = [line for line in out.read_text().splitlines() if line.startswith("# stopped")]
+    assert len(stopped) == 2 and len(read_power_csv(out)) == sum(int(line.split("rows=")[1].split()[0]) for line in stopped)
 
 
 def test_sampler_rejects_a_bad_rate(tmp_path):
@@ -219,7 +220,8 @@ def test_shell_sampler_rows_boottime_and_rails(tmp_path, shell):
     assert res.returncode == 0, res.stderr
     raw = read_power_csv(out)
     assert raw.meta["clock"] == "CLOCK_BOOTTIME" and raw.meta["sampler"] == "sh" and raw.meta["stopped_why"] == "time_limit"
-    assert 6 <= len(raw) <= 13
+    assert 1 <= len(raw) <= 13                                    # never faster than its rate (slower when loaded)
+    assert all(b - a >= 0.09 for a, b in zip(raw.t, raw.t[1:]))   # 0.1 s apart at least (/proc/uptime: 10 ms)
     assert abs(raw.t[0] - before) < 1.0                          # /proc/uptime is CLOCK_BOOTTIME
     assert raw.columns["status"][0] == "Not charging" and raw.columns["temp"][0] == ""
     tr = normalise(raw, CounterConvention(current_unit="uA", current_positive_when="charging", voltage_unit="uV"),
@@ -242,15 +244,15 @@ def test_shell_sampler_drains_on_end_file_and_stops_on_lease(tmp_path, shell):
     proc = subprocess.Popen([*shell.split(), str(script)], stderr=subprocess.PIPE, text=True)
     try:
         wait_for(tmp_path / "pid")
-        time.sleep(1.0)
-        lease.write_text("2\n")                                  # renewed once
-        end.write_text("{}")                                     # the session ended: drain
-        time.sleep(1.5)
+        end.write_text("{}")                                     # the session ended (checked before the lease): drain
+        t_end = time.clock_gettime(time.CLOCK_BOOTTIME)
+        # the sampler checks after each flush: a flushed row read after the end file (/proc/uptime: 10 ms) says it drains
+        wait_for_row(out, "a time after the end file", lambda row: float(row[0]) >= t_end + 0.01)
         assert proc.poll() is None
         replace_atomic(d / "current_now", "-600000\n")
-        time.sleep(0.4)
+        wait_for_row(out, "the first refresh", lambda row: "-600000" in row)
         replace_atomic(d / "current_now", "-610000\n")
-        assert proc.wait(timeout=5) == 0
+        assert proc.wait(timeout=60) == 0
     finally:
         if proc.poll() is None:
             proc.kill()
