@@ -22,7 +22,7 @@ from pipeline.config import ExperimentSpec, parse_spec
 from pipeline.device_run import prepare_device_run
 from pipeline.errors import SessionError
 
-from device_tests._paused_runner import continue_runner, host_frozen, pause_runner
+from device_tests._paused_runner import continue_runner, host_frozen
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -122,6 +122,14 @@ def _edgecl(*args: str) -> list[str]:
     return [sys.executable, "-m", "pipeline.cli.app", *args]
 
 
+def _on_phone(device: AndroidDevice, sids: list[str]) -> list[str]:
+    """Each session's state on the phone: ended (result.json), started (an event), queued (session.json) or none."""
+    checks = [f"d={quote(device.storage_path('sessions', sid))}; if [ -f \"$d/result.json\" ]; then echo ended; "
+              f"elif [ -s \"$d/events.jsonl\" ]; then echo started; elif [ -f \"$d/session.json\" ]; then echo queued; "
+              "else echo none; fi" for sid in sids]
+    return device.shell("; ".join(checks)).stdout.split()
+
+
 def _wait_for(what: str, check, proc: subprocess.Popen, seconds: float = 900.0):
     """Until ``check`` holds while ``proc`` (the run) goes on; the bound only catches a hang (the first run
     of a checkout builds the native runner first)."""
@@ -150,22 +158,33 @@ def test_ctrl_c_of_a_run_says_how_to_follow_and_resume_and_loses_nothing(device:
                                     *sets), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
     paused = None
     try:
-        record0 = _wait_for("task 1 record", lambda: next(iter(out.glob("ctrlc-*/sessions/*-task0/task.json")), None), proc)
-        folder = record0.parents[2]
-        task, sid = 1, f"{folder.name}-task1"
-        events = f"{device.storage_path('sessions', sid)}/events.jsonl"
-        first_event = _wait_for("task 2 session", lambda: device.shell(f"head -n 1 {quote(events)} 2>/dev/null",
-                                                                      check=False).stdout, proc)
+        folder = _wait_for("the results folder", lambda: next(out.glob("ctrlc-*"), None), proc)
+        sids = [f"{folder.name}-task{t}" for t in range(3)]
+        _wait_for("task 1 on the phone", lambda: _on_phone(device, sids)[0] != "none", proc)
+        with host_frozen(proc):                      # the host queues nothing while the phone is arranged
+            if _on_phone(device, sids)[1] == "none":   # task 1 ends, then the runner waits paused
+                _wait_for("task 1's end", lambda: _on_phone(device, sids)[0] == "ended", proc)
+            paused = int(device.shell(f"cat {quote(device.storage_path('runner', 'server.pid'))}").stdout)
+            device.shell(f"kill -STOP {paused}")
+            state = _on_phone(device, sids)
+        task = next((t for t in (1, 2) if state[t] != "ended"), 3)
+        assert task < 3, "the run ended before the test could hold it"
+        # the paused runner cannot end task `task`; the host queues it (or had)
+        _wait_for(f"task {task + 1} queued", lambda: _on_phone(device, sids)[task] != "none", proc)
         with host_frozen(proc):
-            paused, ended = pause_runner(device, device.storage_path("sessions", sid))
-            if not ended:
-                proc.send_signal(signal.SIGINT)          # handled first thing when the host continues
-        if ended:   # task 2 ended before the pause: task 3's session, queued for the paused runner, cannot start
-            task, sid = 2, f"{folder.name}-task2"
-            _wait_for("task 3 queued", lambda: device.shell(
-                f"test -f {quote(device.storage_path('sessions', sid, 'session.json'))} && echo queued", check=False).stdout, proc)
+            if task == 1 and _on_phone(device, sids)[1] == "queued":   # task 2 starts training, the host frozen
+                continue_runner(device, paused)
+                _wait_for("task 2 started", lambda: _on_phone(device, sids)[1] != "queued", proc)
+                device.shell(f"kill -STOP {paused}")
+                task = 1 if _on_phone(device, sids)[1] == "started" else 2
+            if task == 1:
+                proc.send_signal(signal.SIGINT)      # handled first thing when the host continues
+        if task == 2:                                # task 3 queued for the paused runner: it cannot start
+            _wait_for("task 3 queued", lambda: _on_phone(device, sids)[2] != "none", proc)
             proc.send_signal(signal.SIGINT)
-            first_event = ""
+        sid = sids[task]
+        events = f"{device.storage_path('sessions', sid)}/events.jsonl"
+        first_event = device.shell(f"head -n 1 {quote(events)} 2>/dev/null", check=False).stdout
         text = proc.communicate(timeout=120)[0].decode()
     finally:
         if paused is not None:
@@ -182,6 +201,7 @@ def test_ctrl_c_of_a_run_says_how_to_follow_and_resume_and_loses_nothing(device:
     assert (marker["completed_tasks"], marker["session"], marker["session_on_phone"]) == (list(range(task)), sid, True)
     records = [folder / "sessions" / f"{folder.name}-task{t}" / "task.json" for t in range(task)]
     before = [r.read_bytes() for r in records]
+    assert task > 1 or first_event                                              # held mid-training
     again = subprocess.run(_edgecl(*shlex.split(resume)[1:]), capture_output=True, env=env, cwd=ROOT, timeout=600)
     assert again.returncode == 0, again.stdout.decode() + again.stderr.decode()
     summary = json.loads((folder / "summary.json").read_text())
