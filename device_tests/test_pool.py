@@ -179,13 +179,16 @@ def test_sweep_survives_a_phone_killed_mid_run(fleet: Fleet, tmp_path: Path, edg
 
 def _handed_over(fleet: Fleet, folder: Path, held: set[str], ended: set[str], any_task: set[str]) -> tuple[str, AndroidDevice, str] | None:
     """A running run on a phone not ``held`` whose session (not one of ``ended``) its phone's runner has
-    (runner.pid is there): (phone key, device, session folder). Only a run's first session, but on the
-    phones in ``any_task``."""
-    for r in (_index(folder) or {"runs": []})["runs"]:
+    (runner.pid is there): (phone key, device, session folder). A run's last session only on the phones in
+    ``any_task`` or while a run waits for a phone: a session that had ended must be followed by another one
+    on the same phone (the run's next task, or the next run there)."""
+    runs = (_index(folder) or {"runs": []})["runs"]
+    waiting = any(r["state"] == "pending" for r in runs)
+    for r in runs:
         if r["state"] != "running" or not r["attempts"]:
             continue
         key, sid = r["attempts"][-1]["device"], r["attempts"][-1]["session"]
-        if not sid or key in held or sid in ended or (key not in any_task and not sid.endswith("-task0")):
+        if not sid or key in held or sid in ended or (key not in any_task and not waiting and not sid.endswith("-task0")):
             continue
         device = fleet.members()[_phone(fleet, key)].open()
         rdir = device.storage_path("sessions", sid)
@@ -207,8 +210,9 @@ def _worker_pids(folder: Path) -> dict[str, int]:
 def test_ctrl_c_leaves_sessions_on_the_phones_and_resume_reattaches(fleet: Fleet, tmp_path: Path) -> None:
     """Ctrl-C lands while both runs are in sessions on their phones. Each phone is held in turn, the sweep
     frozen meanwhile: its runner paused, then its worker left stopped (no watchdog of it runs) once its
-    session is one that had not ended. A first session that ended before the pause is followed by the same
-    run's second one, which the paused runner cannot start, so every phone is held."""
+    session is one that had not ended. A session that ended before the pause is followed on that phone by
+    another one (the run's next task, or a waiting run), which the paused runner cannot start, so every phone
+    is held."""
     spec = _spec(tmp_path)
     out = tmp_path / "sweeps"
     two = [a for p in fleet.phones[:2] for a in ("--serial", p.serial)]
