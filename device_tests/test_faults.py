@@ -22,6 +22,8 @@ from pipeline.config import ExperimentSpec, parse_spec
 from pipeline.device_run import prepare_device_run
 from pipeline.errors import SessionError
 
+from device_tests._paused_runner import continue_runner, host_frozen
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -121,52 +123,91 @@ def _edgecl(*args: str) -> list[str]:
     return [sys.executable, "-m", "pipeline.cli.app", *args]
 
 
-def _wait_for(what: str, check, seconds: float = 300.0):
+def _on_phone(device: AndroidDevice, sids: list[str]) -> list[str]:
+    """Each session's state on the phone: ended (result.json), started (an event), queued (session.json) or none."""
+    checks = [f"d={quote(device.storage_path('sessions', sid))}; if [ -f \"$d/result.json\" ]; then echo ended; "
+              f"elif [ -s \"$d/events.jsonl\" ]; then echo started; elif [ -f \"$d/session.json\" ]; then echo queued; "
+              "else echo none; fi" for sid in sids]
+    return device.shell("; ".join(checks)).stdout.split()
+
+
+def _wait_for(what: str, check, proc: subprocess.Popen, seconds: float = 900.0):
+    """Until ``check`` holds while ``proc`` (the run) goes on; the bound only catches a hang (the first run
+    of a checkout builds the native runner first)."""
     deadline = time.monotonic() + seconds
     while not (got := check()):
+        assert proc.poll() is None, f"the run exited ({proc.returncode}) before {what}: {proc.stdout.read().decode()[-3000:]}"
         assert time.monotonic() < deadline, f"no {what} within {seconds:.0f} s"
         time.sleep(0.2)
     return got
 
 
+@pytest.mark.timeout(1800)            # a checkout's first run builds the native runner
 def test_ctrl_c_of_a_run_says_how_to_follow_and_resume_and_loses_nothing(device: AndroidDevice, tmp_path: Path) -> None:
-    """Ctrl-C during task 2 of 3: exit 130, the session goes on on the phone (the `edgecl attach`
-    command is printed), the folder is marked, and the printed `--resume` command finishes the run
-    with task 1's record untouched and task 2's session followed, not trained again."""
+    """Ctrl-C during task 2 of 3 (task 3 when task 2 ended before it was held): exit 130, the session goes on
+    on the phone (the `edgecl attach` command is printed), the folder is marked, and the printed `--resume`
+    command finishes the run with the completed tasks' records untouched and the interrupted task's session
+    followed, not trained again. The run is held at that task: the host frozen, then the phone's runner
+    paused, so nothing ends before the Ctrl-C lands."""
     spec = tmp_path / "ctrlc.toml"
     spec.write_text(CTRL_C_SPEC)
     key = f"{device.serial}@{device.adb.server}"
-    sets = ["--set", "train.epochs=60"]           # task 2 runs long enough to be interrupted
+    sets = ["--set", "train.epochs=60"]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "400"}
     out = tmp_path / "results"
     proc = subprocess.Popen(_edgecl("run", str(spec), "--serial", key, "--out", str(out), "--runtime", "executorch",
                                     *sets), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+    paused = None
     try:
-        record0 = _wait_for("task 1 record", lambda: next(iter(out.glob("ctrlc-*/sessions/*-task0/task.json")), None))
-        folder = record0.parents[2]
-        sid = f"{folder.name}-task1"
+        folder = _wait_for("the results folder", lambda: next(out.glob("ctrlc-*"), None), proc)
+        sids = [f"{folder.name}-task{t}" for t in range(3)]
+        _wait_for("task 1 on the phone", lambda: _on_phone(device, sids)[0] != "none", proc)
+        with host_frozen(proc):                      # the host queues nothing while the phone is arranged
+            if _on_phone(device, sids)[1] == "none":   # task 1 ends, then the runner waits paused
+                _wait_for("task 1's end", lambda: _on_phone(device, sids)[0] == "ended", proc)
+            paused = int(device.shell(f"cat {quote(device.storage_path('runner', 'server.pid'))}").stdout)
+            device.shell(f"kill -STOP {paused}")
+            state = _on_phone(device, sids)
+        task = next((t for t in (1, 2) if state[t] != "ended"), 3)
+        assert task < 3, "the run ended before the test could hold it"
+        # the paused runner cannot end task `task`; the host queues it (or had)
+        _wait_for(f"task {task + 1} queued", lambda: _on_phone(device, sids)[task] != "none", proc)
+        with host_frozen(proc):
+            if task == 1 and _on_phone(device, sids)[1] == "queued":   # task 2 starts training, the host frozen
+                continue_runner(device, paused)
+                _wait_for("task 2 started", lambda: _on_phone(device, sids)[1] != "queued", proc)
+                device.shell(f"kill -STOP {paused}")
+                task = 1 if _on_phone(device, sids)[1] == "started" else 2
+            if task == 1:
+                proc.send_signal(signal.SIGINT)      # handled first thing when the host continues
+        if task == 2:                                # task 3 queued for the paused runner: it cannot start
+            _wait_for("task 3 queued", lambda: _on_phone(device, sids)[2] != "none", proc)
+            proc.send_signal(signal.SIGINT)
+        sid = sids[task]
         events = f"{device.storage_path('sessions', sid)}/events.jsonl"
-        first_event = _wait_for("task 2 session", lambda: device.shell(f"head -n 1 {quote(events)} 2>/dev/null",
-                                                                      check=False).stdout)
-        proc.send_signal(signal.SIGINT)
+        first_event = device.shell(f"head -n 1 {quote(events)} 2>/dev/null", check=False).stdout
         text = proc.communicate(timeout=120)[0].decode()
     finally:
+        if paused is not None:
+            continue_runner(device, paused)
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 130, text
     flat = " ".join(text.split())
-    assert f"1 of 3 tasks complete in {folder}" in flat, text
+    assert f"{task} of 3 tasks complete in {folder}" in flat, text
     assert f"goes on on the phone; follow it with: edgecl attach {sid} --serial {key}" in flat, text
     resume = f"edgecl run {spec} --resume {folder} --serial {key} --set train.epochs=60 --runtime executorch"
     assert f"continue this run from its last completed task with: {resume}" in flat, text
     marker = json.loads((folder / "interrupted.json").read_text())
-    assert (marker["completed_tasks"], marker["session"], marker["session_on_phone"]) == ([0], sid, True)
-    assert device.shell(f"test -f {quote(events)} && echo there").stdout == "there\n"
-    before = record0.read_bytes()
+    assert (marker["completed_tasks"], marker["session"], marker["session_on_phone"]) == (list(range(task)), sid, True)
+    records = [folder / "sessions" / f"{folder.name}-task{t}" / "task.json" for t in range(task)]
+    before = [r.read_bytes() for r in records]
+    assert task > 1 or first_event                                              # held mid-training
     again = subprocess.run(_edgecl(*shlex.split(resume)[1:]), capture_output=True, env=env, cwd=ROOT, timeout=600)
     assert again.returncode == 0, again.stdout.decode() + again.stderr.decode()
     summary = json.loads((folder / "summary.json").read_text())
     assert [t["task"] for t in summary["tasks"]] == [0, 1, 2] and not (folder / "interrupted.json").exists()
-    assert record0.read_bytes() == before                                       # task 1 kept as recorded
+    assert [r.read_bytes() for r in records] == before                         # completed tasks kept as recorded
     pulled = (folder / "sessions" / sid / "events.jsonl").read_text()
-    assert pulled.startswith(first_event)                                       # task 2: the same session, followed
+    assert pulled.startswith(first_event)                                       # the same session, followed
+    assert sum(json.loads(e)["type"] == "session_start" for e in pulled.splitlines()) == 1    # never trained twice

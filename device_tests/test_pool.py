@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -18,12 +19,16 @@ from typing import Iterator
 import pytest
 
 from android_harness.adb import ServerAddress, list_devices
+from android_harness.android_device import AndroidDevice
 from android_harness.pool import parse_selector, pool_states, resolve_pool
+from android_harness.shell_quote import quote
 from android_harness.vphone.home import VphoneHome
 from android_harness.vphone_fleet import Fleet, vphone_fleet
 from pipeline.config import load_spec
 from pipeline.errors import DeviceError
 from pipeline.experiment import run_experiment
+
+from device_tests._paused_runner import continue_runner, host_frozen, pause_runner, signal_all
 
 REPO = Path(__file__).resolve().parents[1]
 SPEC = (REPO / "tests" / "data" / "specs" / "pool_sweep.toml").read_text()   # shared with bench/pool.py
@@ -172,18 +177,70 @@ def test_sweep_survives_a_phone_killed_mid_run(fleet: Fleet, tmp_path: Path, edg
     assert (again / "accuracy_matrix.csv").read_text() == (folder / moved["folder"] / "accuracy_matrix.csv").read_text()
 
 
+def _handed_over(fleet: Fleet, folder: Path, held: set[str], ended: set[str], any_task: set[str]) -> tuple[str, AndroidDevice, str] | None:
+    """A running run on a phone not ``held`` whose session (not one of ``ended``) its phone's runner has
+    (runner.pid is there): (phone key, device, session folder). A run's last session only on the phones in
+    ``any_task`` or while a run waits for a phone: a session that had ended must be followed by another one
+    on the same phone (the run's next task, or the next run there)."""
+    runs = (_index(folder) or {"runs": []})["runs"]
+    waiting = any(r["state"] == "pending" for r in runs)
+    for r in runs:
+        if r["state"] != "running" or not r["attempts"]:
+            continue
+        key, sid = r["attempts"][-1]["device"], r["attempts"][-1]["session"]
+        if not sid or key in held or sid in ended or (key not in any_task and not waiting and not sid.endswith("-task0")):
+            continue
+        device = fleet.members()[_phone(fleet, key)].open()
+        rdir = device.storage_path("sessions", sid)
+        if device.shell(f"cat {quote(rdir)}/runner.pid 2>/dev/null", check=False).stdout.strip():
+            return key, device, rdir
+    return None
+
+
+def _worker_pids(folder: Path) -> dict[str, int]:
+    """Each phone's sweep worker, from the first line it writes to its log."""
+    pids = {}
+    for log in (folder / "logs").glob("*.log"):
+        for line in log.read_text().splitlines():
+            if m := re.fullmatch(r"worker (\d+) for (\S+)", line):
+                pids[m[2]] = int(m[1])
+    return pids
+
+
 def test_ctrl_c_leaves_sessions_on_the_phones_and_resume_reattaches(fleet: Fleet, tmp_path: Path) -> None:
+    """Ctrl-C lands while both runs are in sessions on their phones. Each phone is held in turn, the sweep
+    frozen meanwhile: its runner paused, then its worker left stopped (no watchdog of it runs) once its
+    session is one that had not ended. A session that ended before the pause is followed on that phone by
+    another one (the run's next task, or a waiting run), which the paused runner cannot start, so every phone
+    is held."""
     spec = _spec(tmp_path)
     out = tmp_path / "sweeps"
     two = [a for p in fleet.phones[:2] for a in ("--serial", p.serial)]
     proc = _popen(_cli("sweep", str(spec), "--seeds", "0..3", *two, "--out", str(out), "--name", "stopped", fleet=fleet))
     folder = out / "stopped"
+    held: dict[str, tuple[AndroidDevice, int, int]] = {}      # phone key -> (device, runner pid, worker pid)
+    paused: dict[str, tuple[AndroidDevice, int]] = {}          # runners paused (held or about to be)
+    ended: set[str] = set()                                     # sessions that had ended when their runner was paused
     try:
-        _wait("two runs on their phones", lambda: sum(r["state"] == "running" and bool(r["attempts"][-1]["session"])
-                                                      for r in (_index(folder) or {"runs": []})["runs"]) == 2, 300, proc)
+        while len(held) < 2:
+            key, device, rdir = _wait("a run's session on a phone not held yet", lambda: _handed_over(
+                fleet, folder, set(held), ended, set(paused)), 300, proc)
+            worker = _worker_pids(folder)[key]
+            with host_frozen(proc) as keep:
+                pid, done = pause_runner(device, rdir)
+                paused[key] = (device, pid)
+                if done:                         # its next session, queued for the paused runner, is held
+                    ended.add(rdir.rsplit("/", 1)[1])
+                else:
+                    keep.append(worker)
+                    held[key] = (device, pid, worker)
         os.kill(proc.pid, signal.SIGINT)
+        signal_all([w for _, _, w in held.values()], signal.SIGCONT)   # the workers end on the sweep's SIGTERM
         output, _ = proc.communicate(timeout=60)
     finally:
+        signal_all([w for _, _, w in held.values()], signal.SIGCONT)
+        for device, pid in paused.values():
+            continue_runner(device, pid)
         if proc.poll() is None:
             proc.kill()
             proc.wait()

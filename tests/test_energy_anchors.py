@@ -53,7 +53,10 @@ def test_heartbeat_beats_with_the_process_cpu_time(tmp_path: Path) -> None:
     log = EventLog(str(tmp_path / "events.jsonl"))
     beat = Heartbeat(log, 0.05)
     beat.start()
-    time.sleep(0.5)
+    deadline = time.monotonic() + 60
+    while log.next_seq < 5:                                          # five beats, however busy the host is
+        assert time.monotonic() < deadline, f"{log.next_seq} heartbeats in 60 s"
+        time.sleep(0.05)
     beat.stop()
     n = log.next_seq
     time.sleep(0.15)
@@ -130,13 +133,14 @@ def test_runner_writes_the_anchors_and_a_sigstop_is_a_pause(runner, tmp_path: Pa
         time.sleep(0.01)
     os.kill(proc.pid, signal.SIGSTOP)
     time.sleep(STOP_S)
-    os.kill(proc.pid, signal.SIGCONT)
+    t_cont = monotonic()                                              # the runner is stopped: no event after this ...
+    os.kill(proc.pid, signal.SIGCONT)                                 # ... until it continues
     assert proc.wait(timeout=600) == 0, proc.stderr.read()
     events, _ = read_events(str(session / "events.jsonl"))
     result = json.loads((session / "result.json").read_text())
     assert all(isinstance(e.get("t_boot"), float) for e in events)
     offsets = [e["t_boot"] - e["t"] for e in events]
-    assert max(offsets) - min(offsets) < 0.02                         # the host never suspends in a test
+    assert max(offsets) - min(offsets) < 0.5                          # no suspend (seconds); a loaded host delays reads ms
     start = events[0]
     assert start["type"] == "session_start" and start["heartbeat_s"] == 0.5
     assert before - 0.02 <= start["t_launch"] <= after + 0.02           # the process start, not session_start's time
@@ -146,7 +150,12 @@ def test_runner_writes_the_anchors_and_a_sigstop_is_a_pause(runner, tmp_path: Pa
     tl = build_timeline(events, ClockMap(MONO), result)
     assert tl.start == start["t_launch"] and tl.end == pytest.approx(result["t_end"])
     paused = [g for g in tl.groups if g.name == "paused"]
-    assert len(paused) == 1 and STOP_S - 0.8 <= paused[0].t1 - paused[0].t0 <= STOP_S + 0.1, [(g.t0, g.t1) for g in paused]
+    # the pause is the heartbeat gap across the SIGCONT: from one beat after the last event before it to the
+    # first event after it (the test's sleep may stretch on a loaded host; the gap is what the runner wrote)
+    before_cont = max(e["t"] for e in events if e["t"] < t_cont)
+    after_cont = min(e["t"] for e in events if e["t"] > t_cont)
+    assert after_cont - before_cont >= STOP_S - 0.05                   # the whole stop is in that gap
+    assert [(g.t0, g.t1) for g in paused] == [(pytest.approx(before_cont + start["heartbeat_s"]), pytest.approx(after_cont))]
     first_phase = next(e for e in events if e["type"] == "phase_start")
     loading = [s for s in tl.segments if s.kind == "loading"]
     assert (loading[0].t0, loading[-1].t1) == (start["t_launch"], first_phase["t"])
@@ -171,6 +180,7 @@ def test_the_persistent_runner_bills_its_start_to_its_first_session_only(runner:
     before = monotonic()
     proc = subprocess.Popen([*argv, "serve", str(queue), "3"], cwd=REPO, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
+    started = monotonic()
     try:
         _result(first, proc)
         queued = monotonic()
@@ -181,5 +191,5 @@ def test_the_persistent_runner_bills_its_start_to_its_first_session_only(runner:
         proc.wait(timeout=30)
     start1 = read_events(str(first / "events.jsonl"))[0][0]
     start2 = read_events(str(second / "events.jsonl"))[0][0]
-    assert before - 0.02 <= start1["t_launch"] <= before + 0.5       # the server's process start
+    assert before - 0.02 <= start1["t_launch"] <= started + 0.02     # the server's process start
     assert queued - 0.02 <= start2["t_launch"] <= start2["t"]         # taken after it was queued, not before

@@ -50,6 +50,20 @@ def wait_for(path: Path, timeout: float = 10.0) -> None:
     assert path.exists(), f"{path} never appeared"
 
 
+def rows_written(path: Path) -> list[list[str]]:
+    """The data rows the sampler has flushed so far (it writes whole lines about once a second)."""
+    lines = path.read_text().splitlines() if path.exists() else []
+    return [line.split(",") for line in lines if line and not line.startswith("#")][1:]
+
+
+def wait_for_row(path: Path, what: str, ok, timeout: float = 60.0) -> None:
+    """Until a flushed row satisfies ``ok``: the test acts once the sampler has shown it got there."""
+    deadline = time.monotonic() + timeout
+    while not any(ok(row) for row in rows_written(path)):
+        assert time.monotonic() < deadline, f"no row with {what} in {path} within {timeout:.0f} s"
+        time.sleep(0.05)
+
+
 def test_python_sampler_writes_contract_rows_at_rate_with_both_clocks(tmp_path):
     d = fake_battery(tmp_path / "battery")
     out = tmp_path / "power.csv"
@@ -59,15 +73,17 @@ def test_python_sampler_writes_contract_rows_at_rate_with_both_clocks(tmp_path):
     assert raw.meta["clock"] == "CLOCK_MONOTONIC" and raw.meta["rate_hz"] == "20"
     assert float(raw.meta["anchor_boot"]) - float(raw.meta["anchor_mono"]) == pytest.approx(
         time.clock_gettime(time.CLOCK_BOOTTIME) - time.clock_gettime(time.CLOCK_MONOTONIC), abs=0.01)
-    assert 19 <= len(raw) <= 22 and raw.meta["stopped_why"] == "time_limit"
+    # every slot of the 1 s at 20 Hz is a row or, on a loaded host, a slot counted as missed (never a burst)
+    missed = int(raw.meta["stopped_overruns"])
+    assert 19 <= len(raw) + missed <= 22 and raw.meta["stopped_why"] == "time_limit"
     assert raw.columns["current"][0] == "-512000" and raw.columns["status"][0] == "Discharging"
     assert raw.columns["energy_counter"][0] == ""                    # no energy_now on this "phone"
     tr = normalise(raw, CounterConvention(), simulated=False)
-    assert tr.achieved_rate_hz == pytest.approx(20, rel=0.1)
+    assert tr.achieved_rate_hz == pytest.approx(20 * (len(raw) - 1) / (len(raw) + missed - 1), rel=0.1)
     assert tr.power_w[0] == pytest.approx(0.512 * 3.85)
     assert raw.t[0] < time.clock_gettime(time.CLOCK_MONOTONIC) < raw.t[0] + 60   # same clock as events
     boot_minus_mono = tr.t_boot - tr.t
-    assert boot_minus_mono.max() - boot_minus_mono.min() < 0.01   # no suspend during the test
+    assert boot_minus_mono.max() - boot_minus_mono.min() < 0.5    # no suspend (seconds); a loaded host delays reads ms
 
 
 def test_sampler_follows_atomically_replaced_files_and_stops_on_sigterm(tmp_path):
@@ -78,12 +94,12 @@ def test_sampler_follows_atomically_replaced_files_and_stops_on_sigterm(tmp_path
     try:
         wait_for(tmp_path / "pid")
         assert int((tmp_path / "pid").read_text()) == proc.pid
-        time.sleep(0.4)
+        wait_for_row(out, "the first values", lambda row: True)
         replace_atomic(d / "current_now", "-900000\n")
         replace_atomic(d / "status", "Charging\n")
-        time.sleep(0.4)
+        wait_for_row(out, "the replaced files' values", lambda row: row[1] == "-900000" and row[5] == "Charging")
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=5) == 0
+        assert proc.wait(timeout=60) == 0
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -116,22 +132,23 @@ def test_stop_file_now_stops_at_once_and_marks_unreadable_files(tmp_path):
     (d / "temp").unlink()
     time.sleep(0.5)
     (tmp_path / "stop").write_text("now\n")
-    _finish(proc, 5)                                 # checked at each ~1 s flush
+    _finish(proc, 60)                                 # checked at each ~1 s flush
     raw = read_power_csv(out)
     assert raw.meta["stopped_why"] == "stopped_at_once"
 
 
 def test_stop_file_drains_until_the_gauge_refreshed_twice(tmp_path):
     proc, out, d = _start(tmp_path, "--stop-file", str(tmp_path / "stop"), "--drain-max-s", "30")
-    time.sleep(0.3)
     (tmp_path / "stop").write_text("drain\n")
-    time.sleep(1.6)                                  # the sampler sees the stop and drains; the gauge then refreshes
+    t_stop = time.clock_gettime(time.CLOCK_MONOTONIC)
+    # the sampler checks the stop file right after each flush: a flushed row stamped after the stop says it drains
+    wait_for_row(out, "a time after the stop file", lambda row: float(row[0]) >= t_stop)
     assert proc.poll() is None, "stopped before the gauge refreshed"
     t_refresh = time.clock_gettime(time.CLOCK_MONOTONIC)
     replace_atomic(d / "current_now", "-700000\n")
-    time.sleep(0.5)
+    wait_for_row(out, "the first refresh", lambda row: "-700000" in row)
     replace_atomic(d / "current_now", "-650000\n")
-    _finish(proc, 5)
+    _finish(proc, 60)
     raw = read_power_csv(out)
     assert raw.meta["stopped_why"] == "stop_file"
     assert raw.columns["current"][-1] == "-650000" and raw.t[-1] >= t_refresh
@@ -140,13 +157,13 @@ def test_stop_file_drains_until_the_gauge_refreshed_twice(tmp_path):
 def test_end_file_and_lease_bound_the_sampler(tmp_path):
     proc, out, _ = _start(tmp_path / "a", "--end-file", str(tmp_path / "result.json"), "--drain-max-s", "0.5")
     (tmp_path / "result.json").write_text("{}")
-    _finish(proc, 5)
+    _finish(proc, 60)
     assert read_power_csv(out).meta["stopped_why"] == "session_ended"
     lease = tmp_path / "lease"
     lease.write_text("1")
     t0 = time.monotonic()
     proc, out, _ = _start(tmp_path / "b", "--lease-file", str(lease), "--lease-s", "1.5", "--drain-max-s", "0.5")
-    _finish(proc, 10)                                # nobody renews: the host is "gone"
+    _finish(proc, 60)                                # nobody renews: the host is "gone"
     assert time.monotonic() - t0 >= 1.5
     assert read_power_csv(out).meta["stopped_why"].startswith("lease")
 
@@ -161,7 +178,7 @@ def test_python_sampler_snapshots_odpm_rails(tmp_path, how):
                       "--rails-out", str(rails), "--rails-period", "0.3", *source)
     assert res.returncode == 0, res.stderr
     series = read_rails_log(rails)
-    assert series.clock == "CLOCK_MONOTONIC" and len(series) >= 4
+    assert series.clock == "CLOCK_MONOTONIC" and len(series) >= 2     # the first and the one past the end, however loaded
     if how == "files":
         assert series.fmt == "iio" and series.rails == ["S2M_VDD_CPUCL2", "S2S_VDD_G3D"]
         assert series.total_j[0] == pytest.approx(3000e-6)
@@ -175,7 +192,8 @@ def test_appending_a_second_run_keeps_one_header(tmp_path):
     for _ in range(2):
         assert run_sampler("--out", str(out), "--dir", str(d), "--rate", "20", "--seconds", "0.2").returncode == 0
     assert out.read_text().count("t,current,voltage") == 1
-    assert len(read_power_csv(out)) >= 8
+    stopped = [line for line in out.read_text().splitlines() if line.startswith("# stopped")]
+    assert len(stopped) == 2 and len(read_power_csv(out)) == sum(int(line.split("rows=")[1].split()[0]) for line in stopped)
 
 
 def test_sampler_rejects_a_bad_rate(tmp_path):
@@ -202,7 +220,8 @@ def test_shell_sampler_rows_boottime_and_rails(tmp_path, shell):
     assert res.returncode == 0, res.stderr
     raw = read_power_csv(out)
     assert raw.meta["clock"] == "CLOCK_BOOTTIME" and raw.meta["sampler"] == "sh" and raw.meta["stopped_why"] == "time_limit"
-    assert 6 <= len(raw) <= 13
+    assert 1 <= len(raw) <= 13                                    # never faster than its rate (slower when loaded)
+    assert all(b - a >= 0.09 for a, b in zip(raw.t, raw.t[1:]))   # 0.1 s apart at least (/proc/uptime: 10 ms)
     assert abs(raw.t[0] - before) < 1.0                          # /proc/uptime is CLOCK_BOOTTIME
     assert raw.columns["status"][0] == "Not charging" and raw.columns["temp"][0] == ""
     tr = normalise(raw, CounterConvention(current_unit="uA", current_positive_when="charging", voltage_unit="uV"),
@@ -225,15 +244,15 @@ def test_shell_sampler_drains_on_end_file_and_stops_on_lease(tmp_path, shell):
     proc = subprocess.Popen([*shell.split(), str(script)], stderr=subprocess.PIPE, text=True)
     try:
         wait_for(tmp_path / "pid")
-        time.sleep(1.0)
-        lease.write_text("2\n")                                  # renewed once
-        end.write_text("{}")                                     # the session ended: drain
-        time.sleep(1.5)
+        end.write_text("{}")                                     # the session ended (checked before the lease): drain
+        t_end = time.clock_gettime(time.CLOCK_BOOTTIME)
+        # the sampler checks after each flush: a flushed row read after the end file (/proc/uptime: 10 ms) says it drains
+        wait_for_row(out, "a time after the end file", lambda row: float(row[0]) >= t_end + 0.01)
         assert proc.poll() is None
         replace_atomic(d / "current_now", "-600000\n")
-        time.sleep(0.4)
+        wait_for_row(out, "the first refresh", lambda row: "-600000" in row)
         replace_atomic(d / "current_now", "-610000\n")
-        assert proc.wait(timeout=5) == 0
+        assert proc.wait(timeout=60) == 0
     finally:
         if proc.poll() is None:
             proc.kill()

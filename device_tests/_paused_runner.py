@@ -1,0 +1,69 @@
+"""Holding a run at the point a test checks: the phone's runner is paused (SIGSTOP) through the test's own
+adb server, so a session that had not ended when it was paused cannot end before the test lets it go on.
+Tests never hope a session is still running when they act on it."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+from contextlib import contextmanager
+from typing import Iterator
+
+from android_harness.android_device import AndroidDevice
+from android_harness.shell_quote import quote
+
+
+def pause_runner(device: AndroidDevice, session_dir: str) -> tuple[int, bool]:
+    """SIGSTOP the runner following ``session_dir`` (its ``runner.pid``: the persistent runner's pid) and
+    say, in the same shell round trip, whether the session had already ended (result.json is there).
+    Returns (pid, ended)."""
+    out = device.shell(f"cd {quote(session_dir)} && pid=$(cat runner.pid) && kill -STOP \"$pid\" && echo \"$pid\" && "
+                       "if [ -f result.json ]; then echo ended; else echo held; fi").stdout.split()
+    return int(out[0]), out[1] == "ended"
+
+
+def continue_runner(device: AndroidDevice, pid: int) -> None:
+    device.shell(f"kill -CONT {pid}; true", check=False)
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every live process under ``pid`` (the sweep's forkserver and phone workers), parents first."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    found, todo = [], list(children.get(pid, []))
+    while todo:
+        found.append(todo.pop(0))
+        todo += children.get(found[-1], [])
+    return found
+
+
+def signal_all(pids: list[int], sig: signal.Signals) -> None:
+    """Each pid that is still there."""
+    for pid in pids:
+        try:
+            os.kill(pid, sig)
+        except ProcessLookupError:
+            pass
+
+
+@contextmanager
+def host_frozen(proc: subprocess.Popen) -> Iterator[list[int]]:
+    """The host process and everything it started stopped (SIGSTOP) while the test looks at the phones:
+    none of them polls, so no watchdog of theirs can run out; a signal sent to the host meanwhile is
+    handled first thing once it continues (it continues first, its workers after). Yields a list: the
+    pids the caller puts there stay stopped (a sweep worker holding its phone's run)."""
+    os.kill(proc.pid, signal.SIGSTOP)
+    frozen, keep = [proc.pid], []
+    try:
+        frozen += _descendants(proc.pid)
+        signal_all(frozen[1:], signal.SIGSTOP)
+        yield keep
+    finally:
+        signal_all([pid for pid in frozen if pid not in keep], signal.SIGCONT)
