@@ -8,7 +8,6 @@ import os
 import shlex
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from pipeline.device_run import prepare_device_run
 from pipeline.errors import SessionError
 
 from device_tests._paused_runner import continue_runner, host_frozen
+from device_tests._small_run import edgecl_argv, small_run_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -97,30 +97,8 @@ def test_killed_runner_ends_the_stream_with_its_log(python_device: AndroidDevice
     assert [e["seq"] for e in handle.events] == list(range(len(handle.events)))
 
 
-CTRL_C_SPEC = """name = "ctrlc"
-seed = 0
-[data]
-kind = "digits"
-tasks = 3
-classes_per_task = 2
-[model]
-kind = "mlp"
-hidden = [32]
-[train]
-method = "er"
-epochs = 2
-batch_size = 32
-lr = 0.05
-[replay]
-em_size = 60
-sb_size = 300
-[power]
-enabled = false
-"""
+CTRL_C_SPEC = small_run_spec("ctrlc")
 
-
-def _edgecl(*args: str) -> list[str]:
-    return [sys.executable, "-m", "pipeline.cli.app", *args]
 
 
 def _on_phone(device: AndroidDevice, sids: list[str]) -> list[str]:
@@ -155,7 +133,7 @@ def test_ctrl_c_of_a_run_says_how_to_follow_and_resume_and_loses_nothing(device:
     sets = ["--set", "train.epochs=60"]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "400"}
     out = tmp_path / "results"
-    proc = subprocess.Popen(_edgecl("run", str(spec), "--serial", key, "--out", str(out), "--runtime", "executorch",
+    proc = subprocess.Popen(edgecl_argv("run", str(spec), "--serial", key, "--out", str(out), "--runtime", "executorch",
                                     *sets), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
     paused = None
     try:
@@ -203,7 +181,7 @@ def test_ctrl_c_of_a_run_says_how_to_follow_and_resume_and_loses_nothing(device:
     records = [folder / "sessions" / f"{folder.name}-task{t}" / "task.json" for t in range(task)]
     before = [r.read_bytes() for r in records]
     assert task > 1 or first_event                                              # held mid-training
-    again = subprocess.run(_edgecl(*shlex.split(resume)[1:]), capture_output=True, env=env, cwd=ROOT, timeout=600)
+    again = subprocess.run(edgecl_argv(*shlex.split(resume)[1:]), capture_output=True, env=env, cwd=ROOT, timeout=600)
     assert again.returncode == 0, again.stdout.decode() + again.stderr.decode()
     summary = json.loads((folder / "summary.json").read_text())
     assert [t["task"] for t in summary["tasks"]] == [0, 1, 2] and not (folder / "interrupted.json").exists()

@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -20,36 +19,11 @@ from android_harness.android_device import AndroidDevice
 from android_harness.private_server import ensure_server, running_server, stop_server
 from android_harness.shell_quote import quote
 from android_harness.vphone.presets import PYTHON_PRESET
+from device_tests._small_run import small_run_spec, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
-SPEC = """name = "lostadb"
-seed = 0
-[data]
-kind = "digits"
-tasks = 3
-classes_per_task = 2
-[model]
-kind = "mlp"
-hidden = [32]
-[train]
-method = "er"
-epochs = 40
-batch_size = 32
-lr = 0.05
-[replay]
-em_size = 60
-sb_size = 300
-[power]
-enabled = false
-"""
+SPEC = small_run_spec("lostadb", epochs=40)
 
-
-def _wait_for(what: str, check, seconds: float = 300.0):
-    deadline = time.monotonic() + seconds
-    while not (got := check()):
-        assert time.monotonic() < deadline, f"no {what} within {seconds:.0f} s"
-        time.sleep(0.2)
-    return got
 
 
 def test_edgecl_restarts_its_killed_adb_server_and_the_run_finishes(tmp_path: Path, edgecl_home: Path) -> None:
@@ -67,11 +41,11 @@ def test_edgecl_restarts_its_killed_adb_server_and_the_run_finishes(tmp_path: Pa
                                  "--out", str(out), "--runtime", "ort"], stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, env=env, cwd=ROOT)
         try:
-            record0 = _wait_for("task 1 record", lambda: next(iter(out.glob("lostadb-*/sessions/*-task0/task.json")), None))
+            record0 = wait_for("task 1 record", lambda: next(iter(out.glob("lostadb-*/sessions/*-task0/task.json")), None))
             folder = record0.parents[2]
             sid = f"{folder.name}-task1"
             events = f"{device.storage_path('sessions', sid)}/events.jsonl"
-            _wait_for("task 2 session", lambda: device.shell(f"head -n 1 {quote(events)} 2>/dev/null", check=False).stdout)
+            wait_for("task 2 session", lambda: device.shell(f"head -n 1 {quote(events)} 2>/dev/null", check=False).stdout)
             pid, _ = running_server(edgecl_home)
             os.kill(pid, signal.SIGKILL)                  # the session goes on on the phone; the host loses adb
             text = proc.communicate(timeout=900)[0].decode()

@@ -10,47 +10,17 @@ import os
 import re
 import shlex
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 from android_harness.adb import adb_binary
 from android_harness.android_device import AndroidDevice
 from android_harness.shell_quote import quote
+from device_tests._small_run import edgecl_argv, small_run_spec, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
-SPEC = """name = "paused"
-seed = 0
-[data]
-kind = "digits"
-tasks = 3
-classes_per_task = 2
-[model]
-kind = "mlp"
-hidden = [32]
-[train]
-method = "er"
-epochs = 2
-batch_size = 32
-lr = 0.05
-[replay]
-em_size = 60
-sb_size = 300
-[power]
-enabled = false
-"""
+SPEC = small_run_spec("paused")
 
 
-def _edgecl(*args: str) -> list[str]:
-    return [sys.executable, "-m", "pipeline.cli.app", *args]
-
-
-def _wait_for(what: str, check, seconds: float = 300.0):
-    deadline = time.monotonic() + seconds
-    while not (got := check()):
-        assert time.monotonic() < deadline, f"no {what} within {seconds:.0f} s"
-        time.sleep(0.2)
-    return got
 
 
 def test_a_paused_runner_is_reported_paused_and_resume_loses_nothing(python_device: AndroidDevice, tmp_path: Path) -> None:
@@ -60,16 +30,16 @@ def test_a_paused_runner_is_reported_paused_and_resume_loses_nothing(python_devi
     key = f"{device.serial}@{device.adb.server}"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "400"}
     out = tmp_path / "results"
-    proc = subprocess.Popen(_edgecl("run", str(spec), "--serial", key, "--out", str(out), "--runtime", "ort",
+    proc = subprocess.Popen(edgecl_argv("run", str(spec), "--serial", key, "--out", str(out), "--runtime", "ort",
                                     "--set", "train.epochs=60"), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             env=env, cwd=ROOT)
     pid = None
     try:
-        record0 = _wait_for("task 1 record", lambda: next(iter(out.glob("paused-*/sessions/*-task0/task.json")), None))
+        record0 = wait_for("task 1 record", lambda: next(iter(out.glob("paused-*/sessions/*-task0/task.json")), None))
         folder = record0.parents[2]
         sid = f"{folder.name}-task1"
         rdir = device.storage_path("sessions", sid)
-        first_event = _wait_for("task 2 session", lambda: device.shell(f"head -n 1 {quote(rdir)}/events.jsonl 2>/dev/null",
+        first_event = wait_for("task 2 session", lambda: device.shell(f"head -n 1 {quote(rdir)}/events.jsonl 2>/dev/null",
                                                                       check=False).stdout)
         pid = int(device.shell(f"cat {quote(rdir)}/runner.pid").stdout)
         device.shell(f"kill -STOP {pid}")
@@ -91,7 +61,7 @@ def test_a_paused_runner_is_reported_paused_and_resume_loses_nothing(python_devi
     # the printed command, as given, reaches this phone and continues the session
     subprocess.run([adb_binary(), *shlex.split(cont)[1:]], check=True, timeout=60)
     before = record0.read_bytes()
-    again = subprocess.run(_edgecl(*shlex.split(resume)[1:]), capture_output=True, env=env, cwd=ROOT, timeout=900)
+    again = subprocess.run(edgecl_argv(*shlex.split(resume)[1:]), capture_output=True, env=env, cwd=ROOT, timeout=900)
     assert again.returncode == 0, again.stdout.decode() + again.stderr.decode()
     summary = json.loads((folder / "summary.json").read_text())
     assert [t["task"] for t in summary["tasks"]] == [0, 1, 2]

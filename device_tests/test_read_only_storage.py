@@ -9,7 +9,6 @@ import os
 import shlex
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -18,28 +17,10 @@ from android_harness.android_device import AndroidDevice
 from android_harness.shell_quote import quote
 from android_harness.vphone.manager import VphoneInfo
 from android_harness.vphone.sandbox import NSENTER
+from device_tests._small_run import small_run_spec, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
-SPEC = """name = "rostorage"
-seed = 0
-[data]
-kind = "digits"
-tasks = 3
-classes_per_task = 2
-[model]
-kind = "mlp"
-hidden = [32]
-[train]
-method = "er"
-epochs = 2
-batch_size = 32
-lr = 0.05
-[replay]
-em_size = 60
-sb_size = 300
-[power]
-enabled = false
-"""
+SPEC = small_run_spec("rostorage")
 
 
 def _holder(info: VphoneInfo) -> int:
@@ -77,13 +58,6 @@ def _read_only(info: VphoneInfo, root: str) -> None:
     _in_phone(info, "mount", "-o", "remount,ro,bind", root)
 
 
-def _wait_for(what: str, check, seconds: float = 300.0):
-    deadline = time.monotonic() + seconds
-    while not (got := check()):
-        assert time.monotonic() < deadline, f"no {what} within {seconds:.0f} s"
-        time.sleep(0.2)
-    return got
-
 
 def test_a_read_only_storage_is_one_clear_line_and_resume_finishes(python_device: AndroidDevice,
                                                                   python_vphone: VphoneInfo | None,
@@ -100,10 +74,10 @@ def test_a_read_only_storage_is_one_clear_line_and_resume_finishes(python_device
             "--runtime", "ort", "--set", "train.epochs=60"]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
     try:
-        record0 = _wait_for("task 1 record", lambda: next(iter(out.glob("rostorage-*/sessions/*-task0/task.json")), None))
+        record0 = wait_for("task 1 record", lambda: next(iter(out.glob("rostorage-*/sessions/*-task0/task.json")), None))
         folder = record0.parents[2]
         events = f"{device.storage_path('sessions', f'{folder.name}-task1')}/events.jsonl"
-        _wait_for("task 2 session", lambda: device.shell(f"head -n 1 {quote(events)} 2>/dev/null", check=False).stdout)
+        wait_for("task 2 session", lambda: device.shell(f"head -n 1 {quote(events)} 2>/dev/null", check=False).stdout)
         _read_only(python_vphone, device.storage_path())
         text = proc.communicate(timeout=900)[0].decode()
     finally:

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import torch
 
 from android_harness.device.backends import load_backend
 from models import model_names
