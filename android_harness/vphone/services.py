@@ -239,15 +239,20 @@ def _set_window(master: int, spec: bytes) -> None:
             fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, xpix, ypix))
 
 
+async def _fd_ready(fd: int, add: Callable, remove: Callable) -> None:
+    """Until ``fd`` is ready, as the event loop's ``add`` (``add_reader``/``add_writer``) sees it."""
+    ready = asyncio.get_running_loop().create_future()
+    add(fd, lambda: ready.done() or ready.set_result(None))
+    try:
+        await ready
+    finally:
+        remove(fd)
+
+
 async def _pump_pty(master: int, emit: Callable[[bytes], Awaitable[None]], progress: PumpProgress) -> None:
     loop = asyncio.get_running_loop()
     while True:
-        readable = loop.create_future()
-        loop.add_reader(master, lambda: readable.done() or readable.set_result(None))
-        try:
-            await readable
-        finally:
-            loop.remove_reader(master)
+        await _fd_ready(master, loop.add_reader, loop.remove_reader)
         try:
             chunk = os.read(master, READ_CHUNK)
         except BlockingIOError:
@@ -273,12 +278,7 @@ async def _feed_pty(stream: Stream, master: int, v2: bool) -> None:
             try:
                 data = data[os.write(master, data):]
             except BlockingIOError:
-                ready = loop.create_future()
-                loop.add_writer(master, lambda: ready.done() or ready.set_result(None))
-                try:
-                    await ready
-                finally:
-                    loop.remove_writer(master)
+                await _fd_ready(master, loop.add_writer, loop.remove_writer)
 
     with contextlib.suppress(ConnectionError, EOFError, OSError):
         if not v2:

@@ -1,4 +1,5 @@
 #include "matmul.h"
+#include "vec8.h"
 
 #include <algorithm>
 #include <cstring>
@@ -21,16 +22,6 @@ constexpr int64_t MR = 6;
 constexpr int64_t NR = 16;
 constexpr int64_t KC = 512;
 constexpr int64_t NC = 1024;
-typedef float vec8 __attribute__((vector_size(32)));
-
-inline vec8 load8(const float* p) {
-  vec8 v;
-  std::memcpy(&v, p, sizeof(v));
-  return v;
-}
-
-inline void store8(float* p, vec8 v) { std::memcpy(p, &v, sizeof(v)); }
-
 /// Where a tile's operands are: rows k0..k1 of a column block of y, row k at src + (k - k0) * stride
 /// (y itself, stride p, or a packed panel, stride NR, zero-padded past p).
 struct Panel {

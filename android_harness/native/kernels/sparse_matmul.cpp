@@ -9,20 +9,11 @@
 #endif
 
 #include "matmul.h"
+#include "vec8.h"
 
 namespace edgecl {
 namespace kernels {
 namespace {
-
-typedef float vec8 __attribute__((vector_size(32)));
-
-inline vec8 load8(const float* p) {
-  vec8 v;
-  std::memcpy(&v, p, sizeof(v));
-  return v;
-}
-
-inline void store8(float* p, vec8 v) { std::memcpy(p, &v, sizeof(v)); }
 
 bool all_of(const std::vector<int32_t>& live, int64_t n) { return static_cast<int64_t>(live.size()) == n; }
 
