@@ -16,6 +16,7 @@ summary.json, accuracy_matrix.csv (class-IL, rows = after task), energy.csv, mir
 """
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import platform
@@ -189,7 +190,12 @@ def run_experiment(spec: ExperimentSpec, device: AndroidDevice, out_dir: str | P
     journal = journal or RunJournal.create(out_dir, spec.name)
     folder = journal.folder
     # export and deploy first: a refusal (an operator the runner lacks, a phone too small) leaves no folder
-    run = prepare_device_run(spec, device, run_id=journal.run_id, runtime=runtime, progress=progress, served=served)
+    try:
+        run = prepare_device_run(spec, device, run_id=journal.run_id, runtime=runtime, progress=progress, served=served)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            folder.rmdir()      # the folder this run reserved, still empty (a resumed one is not: it stays)
+        raise
     (folder / "sessions").mkdir(parents=True, exist_ok=True)
     _write_json(folder / "spec.json", spec.to_dict())
     (folder / "export").mkdir(exist_ok=True)

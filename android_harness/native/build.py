@@ -246,7 +246,7 @@ def _read_ops(path: Path) -> list[str]:
 def operators_file(abi: str) -> Path:
     """A file naming every operator a build of the current sources for ``abi`` can register, one a line, sorted
     (the full build's list, read from the vendored sources, so checking a program needs no build)."""
-    path = native_root() / source_key(abi) / f"{abi}.operators.txt"
+    path = native_root() / source_key(abi) / f"{abi}.ops.txt"
     if not path.is_file():
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
