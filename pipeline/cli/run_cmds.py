@@ -52,8 +52,6 @@ def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experim
         if json.loads((resume / "spec.json").read_text()) != json.loads(json.dumps(spec.to_dict(), default=str)):
             raise ConfigError(f"--resume {resume}: that run's spec.json differs from {spec_path}; resume it with its own spec")
     progress = RunProgress()
-    journal = (RunJournal(resume, on_task=progress) if resume is not None
-               else RunJournal.create(out, spec.name, on_task=progress))
     scoped = use_vphone or (spec.device.vphone and not (serial or all_devices or connect))
     device_args, device_arg = (["--vphone"] if use_vphone else []), ""
     if scoped:
@@ -68,6 +66,9 @@ def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experim
         ctx = contextlib.nullcontext(members[0].open(spec.device.profile))
         device_arg = members[0].key
         device_args = ["--serial", device_arg]
+    # one phone: this run's own folder (a pooled run makes one per phone)
+    journal = (RunJournal(resume, on_task=progress) if resume is not None
+               else RunJournal.create(out, spec.name, on_task=progress))
     device = None
     try:
         with ctx as device:
@@ -87,6 +88,10 @@ def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experim
         report_interrupt(_out, journal.folder, progress, resume_cmd, device=device, device_arg=device_arg,
                          scoped_vphone=scoped, store_on_phone=store_is_read(spec))
         raise typer.Exit(130) from None
+    finally:
+        if resume is None:      # a run that ended before writing anything (no phone, a refusal) leaves no folder
+            with contextlib.suppress(OSError):
+                journal.folder.rmdir()
     (folder / MARKER).unlink(missing_ok=True)          # a resumed run that completed is no longer interrupted
     print_report(folder)
 
