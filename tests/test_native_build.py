@@ -181,24 +181,38 @@ def test_a_selective_build_registers_just_its_programs_operators_and_trains_bit_
     assert build_runner(abi, show_progress=False, ops=ops) == full  # the full build covers them: reused
     monkeypatch = pytest.MonkeyPatch()
     monkeypatch.setattr(native_build, "_covering_build", lambda *a: None)  # as on a machine without the full build
+    monkeypatch.setattr(native_build, "_grown", lambda key, abi, ops: ops)  # as the first selection of these sources
     try:
         selective = build_runner(abi, show_progress=False, ops=ops)
     finally:
         monkeypatch.undo()
     assert selective != full and selective.parent.name.startswith(f"{abi}-ops-")
     registered = set((selective.parent / "ops.txt").read_text().split())
-    assert set(ops) <= registered <= set(ops) | runtime_operators() | set(_earlier_selections(selective)), kind
-    assert runtime_operators() <= registered
+    assert registered == set(ops) | runtime_operators(), kind
     assert json.loads((selective.parent / "build.json").read_text())["selective"] is True
     for name, a, b in zip(("losses", "params", "logits"), _native_run(abi, full, root, folder),
                           _native_run(abi, selective, root, folder)):
         assert a.tobytes() == b.tobytes(), f"{kind} {abi}: {name} differ between the full and the selective build"
 
 
-def _earlier_selections(selective: Path) -> list[str]:
-    """Operators of the other selective builds of the same sources (a new selection grows over them)."""
-    return [op for f in selective.parent.parent.glob("*-ops-*/ops.txt") if f.parent != selective.parent
-            for op in f.read_text().split()]
+def test_a_new_selection_covers_the_earlier_ones_and_a_covering_build_is_reused(monkeypatch, tmp_path) -> None:
+    """A phone's runner is replaced by a later selective build: it must still run every earlier program, so a
+    new selection grows over the earlier selections' operators; a finished build covering a program is
+    used as it is, the full one first."""
+    monkeypatch.setattr(native_build, "native_root", lambda: tmp_path)
+    key, abi = "k" * 24, "x86_64"
+    earlier = tmp_path / key / f"{abi}-ops-aaaaaaaaaaaa"
+    earlier.mkdir(parents=True)
+    (earlier / "ops.txt").write_text("aten::add.out\naten::convolution.out\nexecutorch_prim::add.Scalar\n")
+    (earlier / "edgecl-runner").write_bytes(b"")
+    assert native_build._grown(key, abi, ("aten::mm.out",)) == ("aten::add.out", "aten::convolution.out", "aten::mm.out")
+    assert native_build._covering_build(key, abi, ("aten::add.out",)) == earlier / "edgecl-runner"
+    assert native_build._covering_build(key, abi, ("aten::mm.out",)) is None
+    full = tmp_path / key / abi
+    full.mkdir()
+    (full / "ops.txt").write_text("aten::add.out\naten::mm.out\n")
+    (full / "edgecl-runner").write_bytes(b"")
+    assert native_build._covering_build(key, abi, ("aten::add.out",)) == full / "edgecl-runner"
 
 
 def test_kernel_files_are_found_for_every_portable_operator() -> None:
