@@ -107,15 +107,6 @@ class DeviceRun:
         with power_sampling(self.device, remote_csv, self.spec.power.rate_hz, unplug) as sampler:
             yield sampler
 
-    def export_model(self, spec: ExperimentSpec, cache: Path) -> Path:
-        """Export (cached) a model for ``spec``, its operators checked against this run's runner; its folder."""
-        return export_for_runner(spec, self.data, self.runtime, self.runner, self.device.profile.abi, cache)
-
-    def deploy_model(self, spec: ExperimentSpec, cache: Path, progress: bool = False) -> str:
-        """Export (cached) and deploy a model for ``spec``; returns its folder relative to the storage root."""
-        folder = self.export_model(spec, cache)
-        deploy(self.device, folder / "manifest.json", name=folder.name, show_progress=progress)
-        return f"models/{folder.name}"
 
 
 def export_for_runner(spec: ExperimentSpec, data, runtime: str, runner: RunnerChoice | None, abi: str,
@@ -134,19 +125,25 @@ def export_for_runner(spec: ExperimentSpec, data, runtime: str, runner: RunnerCh
     return folder
 
 
+def native_runner_for(abi: str, export_dir: Path | None, progress: bool = False) -> Path:
+    """The native runner binary for ``abi`` that registers every operator of ``export_dir``'s programs (any
+    cached build that has them, else a selective build of those); the full build when ``export_dir`` is None."""
+    from android_harness.native.build import build_runner
+    from pipeline.export.pte_operators import pte_operators
+
+    ops = None if export_dir is None else pte_operators(sorted(export_dir.glob("*.pte")))
+    return build_runner(abi, show_progress=progress, ops=ops)
+
+
 def deploy_runner(device: AndroidDevice, runner: RunnerChoice, cache: Path, progress: bool = False,
-                  programs: tuple[Path, ...] = ()) -> str:
+                  export_dir: Path | None = None) -> str:
     """Build (cached by source hash) and deploy the device runner ``runner`` names; returns its sha256.
-    A native runner registers at least the operators of ``programs`` (any cached build that has them, else a
-    selective build of those; the full build when ``programs`` is empty)."""
+    A native runner covers ``export_dir``'s programs (``native_runner_for``)."""
     folder = cache / "runner" / runner.kind
     folder.mkdir(parents=True, exist_ok=True)
     if runner.kind == "native":
-        from android_harness.native.build import build_runner
-        from pipeline.export.pte_operators import pte_operators
-
         local = folder / runner.remote.rsplit("/", 1)[1]
-        built = build_runner(device.profile.abi, show_progress=progress, ops=pte_operators(programs) if programs else None)
+        built = native_runner_for(device.profile.abi, export_dir, progress)
         if not local.is_file() or sha256_file(local) != sha256_file(built):
             shutil.copy2(built, local)
     else:
@@ -167,10 +164,7 @@ def warm_host_cache(spec: ExperimentSpec, abi: str, cache: Path | None = None) -
     native = RunnerChoice("native", NATIVE_REMOTE) if runtime == "executorch" else None
     export_dir = export_for_runner(spec, data, runtime, native, abi, cache)
     if native is not None:
-        from android_harness.native.build import build_runner
-        from pipeline.export.pte_operators import pte_operators
-
-        build_runner(abi, show_progress=False, ops=pte_operators(sorted(export_dir.glob("*.pte"))))
+        native_runner_for(abi, export_dir)
 
 
 def prepare_device_run(spec: ExperimentSpec, device: AndroidDevice, run_id: str, runtime: str | None = None,
@@ -192,11 +186,10 @@ def prepare_device_run(spec: ExperimentSpec, device: AndroidDevice, run_id: str,
     data_rel = f"data/{data.folder.name}"
     deploy(device, data.folder / DEPLOY_MANIFEST, name=data.folder.name, remote_dir=device.storage_path(data_rel),
            show_progress=progress)
-    runner_sha = deploy_runner(device, runner, cache, progress, tuple(sorted(export_dir.glob("*.pte"))))
+    runner_sha = deploy_runner(device, runner, cache, progress, export_dir)
     if runner.kind == "native" and device.profile.python_cmd:   # sessions started by hand default to the Python runner there
         deploy_runner(device, default_runner(device.profile), cache, progress)
-    run = DeviceRun(spec, device, run_id, runtime, data, Path(), "", data_rel, f"replay/{run_id}", runner_sha,
-                    reconnect=reconnect or reviver_for(device.adb.server), served=served, runner=runner)
-    run.model_rel = run.deploy_model(spec, cache, progress)
-    run.export_dir = cache / "exports" / run.model_rel.split("/", 1)[1]
-    return run
+    deploy(device, export_dir / "manifest.json", name=export_dir.name, show_progress=progress)
+    return DeviceRun(spec, device, run_id, runtime, data, export_dir, f"models/{export_dir.name}", data_rel,
+                     f"replay/{run_id}", runner_sha, reconnect=reconnect or reviver_for(device.adb.server),
+                     served=served, runner=runner)

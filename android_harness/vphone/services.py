@@ -133,16 +133,20 @@ class PumpProgress:
     moved: int = 0
     writing: int = 0
 
+    async def emit(self, emit: Callable[[bytes], Awaitable[None]], chunk: bytes) -> None:
+        """``emit(chunk)``, counted as moved and, until the host takes it, as waiting on the host."""
+        self.moved += 1
+        self.writing += 1
+        try:
+            await emit(chunk)
+        finally:
+            self.writing -= 1
+
 
 async def _pump_out(reader: asyncio.StreamReader, emit: Callable[[bytes], Awaitable[None]],
                     progress: PumpProgress) -> None:
     while chunk := await reader.read(READ_CHUNK):
-        progress.moved += 1
-        progress.writing += 1
-        try:
-            await emit(chunk)
-        finally:
-            progress.writing -= 1
+        await progress.emit(emit, chunk)
         progress.moved += 1
 
 
@@ -261,12 +265,7 @@ async def _pump_pty(master: int, emit: Callable[[bytes], Awaitable[None]], progr
             return
         if not chunk:
             return
-        progress.moved += 1
-        progress.writing += 1
-        try:
-            await emit(chunk)
-        finally:
-            progress.writing -= 1
+        await progress.emit(emit, chunk)
 
 
 async def _feed_pty(stream: Stream, master: int, v2: bool) -> None:
