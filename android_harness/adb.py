@@ -81,8 +81,8 @@ class ServerAddress:
     def __str__(self) -> str:
         return f"{self.host}:{self.port}"
 
-    def client(self) -> adbutils.AdbClient:
-        return _Client(self)
+    def client(self, revive: Callable[[], None] | None = None) -> adbutils.AdbClient:
+        return _Client(self, revive)
 
     def is_up(self) -> bool:
         try:
@@ -107,11 +107,13 @@ class _DirectConnection(AdbConnection):
 
 class _Client(adbutils.AdbClient):
     """adbutils' client whose connections go to ``server`` only; a server that is down is started
-    (on ITS port) only when ``server.autostart`` says so."""
+    (on ITS port) only when ``server.autostart`` says so, or brought back by ``revive`` (edgecl's own
+    server for virtual phones). Either happens before a command is sent, so any command may go on."""
 
-    def __init__(self, server: ServerAddress) -> None:
+    def __init__(self, server: ServerAddress, revive: Callable[[], None] | None = None) -> None:
         super().__init__(host=server.host, port=server.port)
         self._server = server
+        self._revive = revive
         self._version: int | None = None
 
     def server_version(self) -> int:
@@ -124,11 +126,15 @@ class _Client(adbutils.AdbClient):
         try:
             conn = _DirectConnection(self._server.host, self._server.port)
         except adb_errors.AdbError:
-            if not self._server.autostart:
+            if self._revive is not None:
+                self._revive()
+            elif self._server.autostart:
+                ensure_host_key()
+                subprocess.run([adb_binary(), "-L", f"tcp:{self._server.port}", "start-server"],
+                               timeout=SERVER_START_TIMEOUT_S, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+            else:
                 raise
-            ensure_host_key()
-            subprocess.run([adb_binary(), "-L", f"tcp:{self._server.port}", "start-server"], timeout=SERVER_START_TIMEOUT_S,
-                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             conn = _DirectConnection(self._server.host, self._server.port)
         if timeout:
             conn.conn.settimeout(timeout)
@@ -258,12 +264,16 @@ def disconnect(server: ServerAddress, addr: str) -> None:
 
 
 class Adb:
-    """adb access to one device: shell (v2), batched shell, push/pull/stat over sync."""
+    """adb access to one device: shell (v2), batched shell, push/pull/stat over sync. ``revive``: what
+    brings a dead server back with this device on it (``private_server.reviver_for``); every call
+    reaching a dead server runs it once, then connects again."""
 
-    def __init__(self, serial: str, server: ServerAddress | None = None) -> None:
+    def __init__(self, serial: str, server: ServerAddress | None = None,
+                 revive: Callable[[], None] | None = None) -> None:
         self.serial = serial
         self.server = server or ServerAddress.from_env()
-        self._dev = self.server.client().device(serial=serial)
+        self.revive = revive
+        self._dev = self.server.client(revive).device(serial=serial)
 
     def __repr__(self) -> str:
         return f"Adb({self.serial!r}, {self.server.host}:{self.server.port})"

@@ -10,6 +10,7 @@ from typing import Sequence
 
 from android_harness.adb import Adb, RemoteStat, ServerAddress, ShellResult
 from android_harness.discovery import resolve_serial
+from android_harness.private_server import reviver_for
 from android_harness.profile import DeviceProfile, load_profile
 
 log = logging.getLogger(__name__)
@@ -28,7 +29,8 @@ class AndroidDevice:
              profile_override: Path | None = None) -> "AndroidDevice":
         """The device named by ``serial``/``ANDROID_SERIAL``, or the only one attached."""
         server = server or ServerAddress.from_env()
-        return cls(Adb(resolve_serial(serial, server), server), profile_override)
+        serial = resolve_serial(serial, server)
+        return cls(Adb(serial, server, revive=reviver_for(server, serial)), profile_override)
 
     def __repr__(self) -> str:
         return f"AndroidDevice({self.serial!r})"

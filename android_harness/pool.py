@@ -17,6 +17,7 @@ from typing import Iterable, Sequence
 from android_harness.adb import Adb, DeviceEntry, ServerAddress, connect, list_devices
 from android_harness.android_device import AndroidDevice
 from android_harness.errors import DeviceError
+from android_harness.private_server import reviver_for
 
 READY = "device"
 ABSENT = "absent"              # the server does not list it (unplugged, or an adb connect that dropped)
@@ -41,7 +42,7 @@ class PoolMember:
         return bool(_TCP_SERIAL.match(self.serial))
 
     def open(self, profile_override: Path | None = None) -> AndroidDevice:
-        return AndroidDevice(Adb(self.serial, self.server), profile_override)
+        return AndroidDevice(Adb(self.serial, self.server, revive=reviver_for(self.server, self.serial)), profile_override)
 
 
 def parse_selector(text: str) -> tuple[str, ServerAddress | None]:

@@ -16,13 +16,14 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from android_harness.adb import LOOPBACK, ServerAddress, connect, start_private_server
+from android_harness.adb import LOOPBACK, ServerAddress, connect, list_devices, start_private_server
 from android_harness.cache_dir import edgecl_home
 from android_harness.device.fileio import write_text_atomic
 from android_harness.errors import DeviceError
 
 STATE_FILE = "adb-server.json"
 STOP_TIMEOUT_S = 5.0
+ONLINE_TIMEOUT_S = 15.0     # a revived server's vphone is back within this
 
 
 def _state_path(base: Path | None) -> Path:
@@ -129,12 +130,24 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def reviver_for(server: ServerAddress, base: Path | None = None) -> Callable[[], None] | None:
+def reviver_for(server: ServerAddress, serial: str | None = None,
+                base: Path | None = None) -> Callable[[], None] | None:
     """For a phone reached through edgecl's own vphone server: what starts that server again when it died
-    (a session's reconnect); None for any other server, which edgecl never starts."""
+    and waits (up to ``ONLINE_TIMEOUT_S``) for ``serial`` to be back on it; None for any other server,
+    which edgecl never starts."""
     if server.host not in LOOPBACK or _recorded_port(base) != server.port:
         return None
 
     def revive() -> None:
-        revive_server(base)
+        revived = revive_server(base)
+        if revived is None or serial is None:
+            return
+        deadline = time.monotonic() + ONLINE_TIMEOUT_S
+        while time.monotonic() < deadline:
+            try:
+                if any(d.serial == serial and d.state == "device" for d in list_devices(revived)):
+                    return
+            except DeviceError:
+                pass
+            time.sleep(0.1)
     return revive

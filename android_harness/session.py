@@ -19,7 +19,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, TypeVar
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -28,6 +28,8 @@ from android_harness.device.session_spec import SessionSpec
 from android_harness.runner_choice import RunnerChoice, default_runner
 from android_harness.shell_quote import detached, quote
 from android_harness.errors import AdbError, AdbTimeout, DeviceError, SessionError
+
+T = TypeVar("T")
 
 REMOTE_QUEUE = "runner/queue"
 SERVER_PID = "runner/server.pid"
@@ -143,7 +145,7 @@ class SessionDriver:
         rdir = self.remote_dir(spec.session_id)
         runner_path = d.storage_path(self.runner.remote)
         check = d.batch([["mkdir", "-p", rdir], ["test", "-e", f"{rdir}/result.json"], ["test", "-f", runner_path]],
-                        check=False)
+                        check=False, idempotent=True)
         if not check[0].ok:
             raise SessionError("precheck", f"cannot create {rdir}: {check[0].stderr.strip()}", spec.session_id)
         if check[1].ok:
@@ -311,6 +313,23 @@ class SessionDriver:
         out = self.device.shell(" ; ".join(f"tail -n 5 {quote(p)} 2>/dev/null" for p in logs), check=False).stdout
         out = log_summary(out)
         return f"; device log: {out}" if out else ""
+
+    def through_drops(self, fn: Callable[[], T], session_id: str) -> T:
+        """``fn`` -- a step safe to repeat (attaching to a session, pulling its folder) -- run again while
+        the link drops (an adb call without an exit code, a timeout), reconnecting between tries, for up
+        to ``RECONNECT_TIMEOUT_S``."""
+        lost_since = time.monotonic()
+        while True:
+            try:
+                return fn()
+            except (AdbError, AdbTimeout) as exc:
+                if isinstance(exc, AdbError) and exc.rc is not None:
+                    raise
+                if time.monotonic() - lost_since > RECONNECT_TIMEOUT_S:
+                    raise SessionError("protocol", f"device unreachable for {RECONNECT_TIMEOUT_S:g} s: {exc}",
+                                       session_id) from exc
+                self._try_reconnect()
+                time.sleep(POLL_S)
 
     def _try_reconnect(self) -> None:
         if self.reconnect is not None:

@@ -22,7 +22,6 @@ from android_harness.deploy import deploy
 from android_harness.device.backends.manifest import MANIFEST_FORMAT
 from android_harness.device.fileio import sha256_file
 from android_harness.device.session_spec import SessionSpec
-from android_harness.private_server import reviver_for
 from android_harness.runner_choice import NATIVE_REMOTE, RunnerChoice, choose_runner, default_runner
 from models.user_model import model_label
 from pipeline.config import ExperimentSpec, parse_spec
@@ -191,5 +190,5 @@ def prepare_device_run(spec: ExperimentSpec, device: AndroidDevice, run_id: str,
         deploy_runner(device, default_runner(device.profile), cache, progress)
     deploy(device, export_dir / "manifest.json", name=export_dir.name, show_progress=progress)
     return DeviceRun(spec, device, run_id, runtime, data, export_dir, f"models/{export_dir.name}", data_rel,
-                     f"replay/{run_id}", runner_sha, reconnect=reconnect or reviver_for(device.adb.server),
+                     f"replay/{run_id}", runner_sha, reconnect=reconnect or device.adb.revive,
                      served=served, runner=runner)

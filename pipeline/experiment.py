@@ -155,11 +155,13 @@ def run_session(run: DeviceRun, session_spec, local: Path, progress: bool = True
     sampling = run.power_sampling(f"{remote}/power.csv")
     need = session_write_bytes(run.export_dir, session_spec.keep_checkpoints, session_spec.replay.sb_size,
                                len(session_spec.tasks), run.data.input_shape, run.data.num_classes)
-    check_session_space(run.device, run.device.storage_path(), need, session_spec.session_id)
+    sid = session_spec.session_id
+    driver.through_drops(lambda: check_session_space(run.device, run.device.storage_path(), need, sid), sid)
     with sampling as sampler:
         if sampler is not None:
             wait_for_battery_power(run.device, f"{remote}/power.csv")
-        handle = start_or_attach(driver, session_spec)   # a resumed run follows a session already there
+        # a resumed run, or a start the link cut short, follows the session already there
+        handle = driver.through_drops(lambda: start_or_attach(driver, session_spec), sid)
         epochs = session_spec.train.epochs * len(session_spec.tasks)
         progressed = True
         for attempt in range(1 + MAX_RELAUNCHES):
@@ -176,7 +178,7 @@ def run_session(run: DeviceRun, session_spec, local: Path, progress: bool = True
                 driver.relaunch(handle)
             finally:
                 progressed = any(e["type"] in ("step", "epoch", "checkpoint") for e in handle.events[seen + 1:])
-    driver.collect(handle, local)
+    driver.through_drops(lambda: driver.collect(handle, local), sid)
     return result, session_energy(local, run.device.profile, idle=idle, allow_charging=run.spec.power.allow_charging)
 
 
