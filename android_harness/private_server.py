@@ -130,6 +130,19 @@ def _alive(pid: int) -> bool:
         return False
 
 
+def wait_online(server: ServerAddress, serial: str, timeout_s: float = ONLINE_TIMEOUT_S) -> bool:
+    """Wait until ``server`` lists ``serial`` as a ready device (a reconnected vphone); True if it did."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            if any(d.serial == serial and d.state == "device" for d in list_devices(server)):
+                return True
+        except DeviceError:
+            pass
+        time.sleep(0.1)
+    return False
+
+
 def reviver_for(server: ServerAddress, serial: str | None = None,
                 base: Path | None = None) -> Callable[[], None] | None:
     """For a phone reached through edgecl's own vphone server: what starts that server again when it died
@@ -140,14 +153,6 @@ def reviver_for(server: ServerAddress, serial: str | None = None,
 
     def revive() -> None:
         revived = revive_server(base)
-        if revived is None or serial is None:
-            return
-        deadline = time.monotonic() + ONLINE_TIMEOUT_S
-        while time.monotonic() < deadline:
-            try:
-                if any(d.serial == serial and d.state == "device" for d in list_devices(revived)):
-                    return
-            except DeviceError:
-                pass
-            time.sleep(0.1)
+        if revived is not None and serial is not None:
+            wait_online(revived, serial)
     return revive

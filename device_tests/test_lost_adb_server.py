@@ -1,9 +1,9 @@
-"""edgecl's own adb server (the one ``edgecl vphone start`` keeps for virtual phones) killed during a run:
-edgecl starts it again on its port, reconnects the phone, and the run finishes with every task, no
-traceback and no internal command in what it printed; no session is trained twice (one runner start in
-each session's events). The server dies while the host is frozen just after its first task's record (two
-tasks still to run): a command of the host's in flight then is cut mid-answer, any later one finds no
-server; each must go on."""
+"""An adb server of edgecl's killed during a run -- the one ``edgecl vphone start`` keeps for virtual
+phones, or the private one ``edgecl run --vphone`` starts for its phone: edgecl starts it again on its
+port, reconnects the phone, and the run finishes with every task, no traceback and no internal command in
+what it printed; no session is trained twice (one runner start in each session's events). The server dies
+while the host is frozen just after its first task's record (two tasks still to run): a command of the
+host's in flight then is cut mid-answer, any later one finds no server; each must go on."""
 from __future__ import annotations
 
 import json
@@ -12,52 +12,87 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
 from android_harness import vphone
 from android_harness.private_server import ensure_server, running_server, stop_server
 from android_harness.vphone.presets import PYTHON_PRESET
-from device_tests._paused_runner import host_frozen
+from device_tests._paused_runner import _descendants, host_frozen
 from device_tests._small_run import small_run_spec, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = small_run_spec("lostadb", epochs=40)
 
+pytestmark = pytest.mark.skipif(bool(os.environ.get("ANDROID_SERIAL")), reason="kills edgecl's own adb server: virtual phone only")
 
 
-def test_edgecl_restarts_its_killed_adb_server_and_the_run_finishes(tmp_path: Path, edgecl_home: Path) -> None:
-    if os.environ.get("ANDROID_SERIAL"):
-        pytest.skip("kills edgecl's own adb server: virtual phone only")
+def _adb_servers_under(pid: int) -> list[int]:
+    """The adb server processes the host process started (``adb ... server``)."""
+    found = []
+    for child in _descendants(pid):
+        try:
+            argv = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if argv[0].endswith(b"adb") and b"server" in argv:
+            found.append(child)
+    return found
+
+
+def _run_killing_server(tmp_path: Path, edgecl_home: Path, device_args: list[str],
+                        server_pid: Callable[[subprocess.Popen], int]) -> tuple[Path, int]:
+    """``edgecl run`` of the small spec; its server (``server_pid``) SIGKILLed with the host frozen after
+    the first task's record. Checks the run's output and records; returns its folder and the killed pid."""
+    spec = tmp_path / "lostadb.toml"
+    spec.write_text(SPEC)
+    out = tmp_path / "results"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "400", "EDGECL_HOME": str(edgecl_home)}
+    proc = subprocess.Popen([sys.executable, "-m", "pipeline.cli.app", "run", str(spec), *device_args, "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+    try:
+        record0 = wait_for("task 1 record", lambda: next(iter(out.glob("lostadb-*/sessions/*-task0/task.json")), None))
+        folder = record0.parents[2]
+        pid = server_pid(proc)
+        with host_frozen(proc):
+            os.kill(pid, signal.SIGKILL)
+        text = proc.communicate(timeout=900)[0].decode()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, text
+    assert "Traceback" not in text and "&&" not in text, text
+    summary = json.loads((folder / "summary.json").read_text())
+    assert [t["task"] for t in summary["tasks"]] == [0, 1, 2]
+    for task in summary["tasks"]:
+        events = (folder / "sessions" / f"{folder.name}-task{task['task']}" / "events.jsonl").read_text()
+        assert sum(json.loads(line)["type"] == "session_start" for line in events.splitlines()) == 1
+    return folder, pid
+
+
+def test_edgecl_restarts_its_killed_vphone_adb_server_and_the_run_finishes(tmp_path: Path, edgecl_home: Path) -> None:
     server = ensure_server(edgecl_home)
     info = vphone.start(preset=PYTHON_PRESET, server=server, base=edgecl_home, home=tmp_path / "phone")
     try:
-        spec = tmp_path / "lostadb.toml"
-        spec.write_text(SPEC)
-        out = tmp_path / "results"
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "400", "EDGECL_HOME": str(edgecl_home)}
-        proc = subprocess.Popen([sys.executable, "-m", "pipeline.cli.app", "run", str(spec), "--serial", info.serial,
-                                 "--out", str(out), "--runtime", "ort"], stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, env=env, cwd=ROOT)
-        try:
-            record0 = wait_for("task 1 record", lambda: next(iter(out.glob("lostadb-*/sessions/*-task0/task.json")), None))
-            folder = record0.parents[2]
-            pid, _ = running_server(edgecl_home)
-            with host_frozen(proc):
-                os.kill(pid, signal.SIGKILL)
-            text = proc.communicate(timeout=900)[0].decode()
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-        assert proc.returncode == 0, text
-        assert "Traceback" not in text and "&&" not in text, text
+        _, pid = _run_killing_server(tmp_path, edgecl_home, ["--serial", info.serial, "--runtime", "ort"],
+                                     lambda proc: running_server(edgecl_home)[0])
         revived = running_server(edgecl_home)
         assert revived is not None and revived[1] == server and revived[0] != pid   # the same port, a new process
-        summary = json.loads((folder / "summary.json").read_text())
-        assert [t["task"] for t in summary["tasks"]] == [0, 1, 2]
-        for task in summary["tasks"]:
-            events = (folder / "sessions" / f"{folder.name}-task{task['task']}" / "events.jsonl").read_text()
-            assert sum(json.loads(line)["type"] == "session_start" for line in events.splitlines()) == 1
     finally:
         vphone.stop(info, server, base=edgecl_home)
         stop_server(edgecl_home)
+
+
+def test_a_vphone_run_restarts_its_killed_private_adb_server_and_finishes(tmp_path: Path, edgecl_home: Path) -> None:
+    killed: list[int] = []
+
+    def the_runs_server(proc: subprocess.Popen) -> int:
+        servers = _adb_servers_under(proc.pid)
+        assert len(servers) == 1, servers
+        killed.append(servers[0])
+        return servers[0]
+
+    _run_killing_server(tmp_path, edgecl_home, ["--vphone"], the_runs_server)
+    assert killed

@@ -1,8 +1,9 @@
 """A runner paused (SIGSTOP) during a run: after the bound, ``edgecl run`` ends with one line saying it is
 paused, the adb command that continues it through the adb server and serial the run used, and the
 ``--resume`` command; once continued that command finishes the run, following the paused session
-(never training it again) and keeping the completed task as recorded. The runner stays paused while
-the host decides: nothing here races the clock."""
+(never training it again) and keeping the completed task as recorded. The phone's persistent runner is
+paused as soon as the first task is recorded, so the second task's session cannot end before the host
+sees it paused, and it stays paused while the host decides: nothing here races the clock."""
 from __future__ import annotations
 
 import json
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from android_harness.adb import adb_binary
 from android_harness.android_device import AndroidDevice
+from android_harness.session import SERVER_PID
 from android_harness.shell_quote import quote
 from device_tests._small_run import edgecl_argv, small_run_spec, wait_for
 
@@ -39,32 +41,34 @@ def test_a_paused_runner_is_reported_paused_and_resume_loses_nothing(python_devi
         folder = record0.parents[2]
         sid = f"{folder.name}-task1"
         rdir = device.storage_path("sessions", sid)
-        first_event = wait_for("task 2 session", lambda: device.shell(f"head -n 1 {quote(rdir)}/events.jsonl 2>/dev/null",
-                                                                      check=False).stdout)
-        pid = int(device.shell(f"cat {quote(rdir)}/runner.pid").stdout)
-        device.shell(f"kill -STOP {pid}")
+        pid = int(device.shell(f"pid=$(cat {quote(device.storage_path(SERVER_PID))}) && kill -STOP \"$pid\" && "
+                               "echo \"$pid\"").stdout)
         text = proc.communicate(timeout=300)[0].decode()
+        held = device.shell(f"cat {quote(rdir)}/events.jsonl 2>/dev/null", check=False).stdout   # nothing more can come
+        assert proc.returncode == 1, text
+        assert "Traceback" not in text
+        errors = [line for line in text.splitlines() if line.startswith("error:")]
+        assert len(errors) == 1, text
+        flat = " ".join(text.split())
+        server = device.adb.server
+        cont = f"adb -H {server.host} -P {server.port} -s {device.serial} shell kill -CONT {pid}"
+        resume = f"edgecl run {spec} --resume {folder} --serial {key} --set train.epochs=60 --runtime ort"
+        assert f"session {sid} paused: runner pid {pid} is paused (SIGSTOP)" in flat, text
+        assert f"`{cont}` continues it" in flat and flat.rstrip().endswith(f"once it runs again: {resume}"), text
+        assert re.search(r"\bdevice log:", flat) is None
+        # the printed command, as given, reaches this phone and continues the session
+        subprocess.run([adb_binary(), *shlex.split(cont)[1:]], check=True, timeout=60)
+        before = record0.read_bytes()
+        again = subprocess.run(edgecl_argv(*shlex.split(resume)[1:]), capture_output=True, env=env, cwd=ROOT, timeout=900)
+        assert again.returncode == 0, again.stdout.decode() + again.stderr.decode()
+        summary = json.loads((folder / "summary.json").read_text())
+        assert [t["task"] for t in summary["tasks"]] == [0, 1, 2]
+        assert record0.read_bytes() == before                                       # task 1 kept as recorded
+        pulled = (folder / "sessions" / sid / "events.jsonl").read_text()
+        assert pulled.startswith(held)                                              # task 2: the same session, followed
+        assert sum(json.loads(line)["type"] == "session_start" for line in pulled.splitlines()) == 1
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 1, text
-    assert "Traceback" not in text
-    errors = [line for line in text.splitlines() if line.startswith("error:")]
-    assert len(errors) == 1, text
-    flat = " ".join(text.split())
-    server = device.adb.server
-    cont = f"adb -H {server.host} -P {server.port} -s {device.serial} shell kill -CONT {pid}"
-    resume = f"edgecl run {spec} --resume {folder} --serial {key} --set train.epochs=60 --runtime ort"
-    assert f"session {sid} paused: runner pid {pid} is paused (SIGSTOP)" in flat, text
-    assert f"`{cont}` continues it" in flat and flat.rstrip().endswith(f"once it runs again: {resume}"), text
-    assert re.search(r"\bdevice log:", flat) is None
-    # the printed command, as given, reaches this phone and continues the session
-    subprocess.run([adb_binary(), *shlex.split(cont)[1:]], check=True, timeout=60)
-    before = record0.read_bytes()
-    again = subprocess.run(edgecl_argv(*shlex.split(resume)[1:]), capture_output=True, env=env, cwd=ROOT, timeout=900)
-    assert again.returncode == 0, again.stdout.decode() + again.stderr.decode()
-    summary = json.loads((folder / "summary.json").read_text())
-    assert [t["task"] for t in summary["tasks"]] == [0, 1, 2]
-    assert record0.read_bytes() == before                                       # task 1 kept as recorded
-    pulled = (folder / "sessions" / sid / "events.jsonl").read_text()
-    assert pulled.startswith(first_event)                                       # task 2: the same session, followed
+        if pid is not None:
+            device.shell(f"kill -CONT {pid}", check=False)  # a failed check leaves no paused runner behind

@@ -1,6 +1,7 @@
 """A virtual phone for the length of one command: a private adb server on a free port plus a vphone
 behind it, both stopped by PID afterwards (also on error or Ctrl-C), so a user's own adb server
-and phones are never touched. ``edgecl run --vphone`` and ``edgecl demo`` use it."""
+and phones are never touched; a server that dies meanwhile is started again on its port with the
+phone reconnected. ``edgecl run --vphone`` and ``edgecl demo`` use it."""
 from __future__ import annotations
 
 import contextlib
@@ -8,8 +9,9 @@ from typing import Iterator
 
 from rich.console import Console
 
-from android_harness.adb import Adb, ServerAddress, start_private_server
+from android_harness.adb import Adb, ServerAddress, connect, start_private_server
 from android_harness.android_device import AndroidDevice
+from android_harness.private_server import wait_online
 from android_harness.vphone.manager import free_port, remove_home, start, stop
 from android_harness.vphone.presets import DEFAULT_PRESET
 from android_harness.device.errors import EdgeclError
@@ -35,11 +37,19 @@ def scoped_vphone(preset: str = DEFAULT_PRESET, console: Console | None = None) 
     server_proc = start_private_server(port)
     server = ServerAddress("127.0.0.1", port)
     info, device = None, None
+
+    def revive() -> None:
+        nonlocal server_proc
+        if server_proc.poll() is None or info is None:
+            return                       # the server runs: the failure was the phone's, not the server's
+        server_proc = start_private_server(port)
+        connect(server, info.serial)
+        wait_online(server, info.serial)
     try:
         with console.status("starting the virtual phone ..."):
             info = start(preset=preset, server=server)
         console.print(f"virtual phone {info.serial} up (pid {info.pid}, adb server on port {port}) [dim](simulated)[/]")
-        device = AndroidDevice(Adb(info.serial, server))
+        device = AndroidDevice(Adb(info.serial, server, revive=revive))
         yield device
     finally:
         if info is not None:
