@@ -9,6 +9,8 @@ reads it, so a bad export fails its own session with one line and the persistent
   signal, and some are refused only by the trial (ExecuTorch does not check kernel argument kinds).
 - The program whose root offset (its first byte) is changed: one error naming the file, exit 1,
   result.json and a whole log, no reserve left behind.
+- The arm64 build (under qemu) gives every tenth mutant the same line as the x86_64 build, trial-step
+  crashes included: a bad export is refused alike on the phone and the host.
 - A served runner given refused mutants (byte changes, truncations, and programs that crash the runtime's
   trial step) and accepted ones, then a good session: each refused one ends with the one-line error
   check-program gave, every session ends with result.json, the good one ok, the server never died.
@@ -25,6 +27,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from android_harness.native import run_prefix
 from tests._native_bins import runner_binary
 from tests._runner_env import executorch_env, traced_session
 from tests._small_disk import events_of
@@ -76,13 +79,14 @@ def export_with(root: Path, name: str, training: bytes) -> Path:
     return folder
 
 
-def check_programs(binary: Path, folders: list[Path]) -> dict[str, str]:
-    """check-program over `folders`, PER_PROCESS a process: {folder name: 'ok' or the error}; no process may die."""
+def check_programs(binary: Path, folders: list[Path], prefix: tuple[str, ...] = ()) -> dict[str, str]:
+    """check-program over `folders`, PER_PROCESS a process (run under `prefix`, e.g. qemu): {folder name: 'ok'
+    or the error}; no process may die."""
     lines: dict[str, str] = {}
     for i in range(0, len(folders), PER_PROCESS):
         chunk = folders[i:i + PER_PROCESS]
-        proc = subprocess.run([str(binary), "check-program", *map(str, chunk)], capture_output=True, text=True,
-                              errors="replace", timeout=600)   # the runtime's own log may quote corrupt bytes
+        proc = subprocess.run([*prefix, str(binary), "check-program", *map(str, chunk)], capture_output=True,
+                              text=True, errors="replace", timeout=1200)   # the runtime's own log may quote corrupt bytes
         assert proc.returncode in (0, 1), f"check-program died (exit {proc.returncode}) after {proc.stdout[-300:]}"
         for line in proc.stdout.splitlines():
             path, _, outcome = line.partition(": ")
@@ -91,12 +95,19 @@ def check_programs(binary: Path, folders: list[Path]) -> dict[str, str]:
     return lines
 
 
-def test_a_thousand_malformed_programs_are_each_one_error_and_crash_nothing(env) -> None:
+@pytest.fixture(scope="module")
+def fuzzed(env) -> dict[str, str]:
+    """The x86_64 runner's line for each of the 1,000 mutants (folders models/fuzz-<name>)."""
     _, root, _, binary = env
     pte = (root / "models" / "executorch" / "training.pte").read_bytes()
     folders = [export_with(root, f"fuzz-{name}", data) for name, data in mutants(pte)]
     assert len(folders) == BYTE_MUTANTS + TRUNCATIONS == 1000
-    outcomes = check_programs(binary, folders)
+    return check_programs(binary, folders)
+
+
+def test_a_thousand_malformed_programs_are_each_one_error_and_crash_nothing(env, fuzzed) -> None:
+    _, root, _, _ = env
+    outcomes = fuzzed
     refused = {n: o for n, o in outcomes.items() if o != "ok"}
     assert all(n in refused for n in outcomes if n.startswith("fuzz-t")), outcomes  # every truncation
     assert all(o.startswith(f"{root / 'models' / n}") for n, o in refused.items()), refused
@@ -104,6 +115,15 @@ def test_a_thousand_malformed_programs_are_each_one_error_and_crash_nothing(env)
     assert all("\n" not in o for o in outcomes.values())
     # the structural checks refuse most; the rest are bytes any value of which is a valid program
     assert len(refused) > len(outcomes) // 2 and trial, refused
+
+
+def test_the_arm64_runner_gives_each_malformed_program_the_same_line(env, fuzzed) -> None:
+    _, root, _, _ = env
+    names = sorted(fuzzed)
+    picked = list(dict.fromkeys(names[::10] + [n for n in names if TRIAL in fuzzed[n]][:10]))
+    assert any(TRIAL in fuzzed[n] for n in picked) and any(fuzzed[n] == "ok" for n in picked)
+    arm64 = check_programs(runner_binary("arm64-v8a"), [root / "models" / n for n in picked], run_prefix("arm64-v8a"))
+    assert arm64 == {n: fuzzed[n] for n in picked}
 
 
 def test_a_changed_root_offset_is_one_error_naming_the_file(env) -> None:
