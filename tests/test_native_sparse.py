@@ -3,6 +3,8 @@
 - Bits: every shipped SparCL experiment spec's program (its initial TDM masks) and a convolutional
   model at high and channel sparsity train STEPS steps with the sparse products and with the dense
   ones: losses, final parameters and eval logits byte-identical.
+- arm64 (under qemu; its timings mean nothing): the convolutional cases' sparse runs are byte-identical
+  to x86_64's, so the phone's sparse kernels (no AVX2 gathers there) round as the host's do.
 - No silent fallback: every masked layer's products are found (forward, weight gradient and, past
   the first layer, input gradient) and each ran on the kernel its density picks, every step, in
   ``steps`` and in a session (its step profile), which turns sparse execution on by itself.
@@ -17,7 +19,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from android_harness.native import build_runner
+from android_harness.native import build_runner, run_prefix
+from tests._native_bins import runner_binary
 from tests.export_helpers import replay_batch, small_request
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(2400)]
@@ -58,21 +61,29 @@ def _inputs(folder: Path, req, root: Path) -> Path:
     return path
 
 
-def _steps(runner: Path, folder: Path, inputs: Path, out: Path, sparse: str) -> tuple[dict, dict[str, bytes]]:
+def _steps(runner: Path, folder: Path, inputs: Path, out: Path, sparse: str,
+           prefix: tuple[str, ...] = ()) -> tuple[dict, dict[str, bytes]]:
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
-    res = subprocess.run([str(runner), "steps", str(folder), str(inputs), str(out), "--sparse", sparse],
+    res = subprocess.run([*prefix, str(runner), "steps", str(folder), str(inputs), str(out), "--sparse", sparse],
                          capture_output=True, text=True, timeout=900)
     assert res.returncode == 0, res.stderr
     return json.loads(res.stdout), {n: (out / f"{n}.f32").read_bytes() for n in ("losses", "params", "logits")}
 
 
-def _check(runner: Path, folder: Path, req, root: Path) -> None:
+def _check(runner: Path, folder: Path, req, root: Path, arm64: bool = False) -> None:
     inputs = _inputs(folder, req, root)
     sparse, sparse_out = _steps(runner, folder, inputs, root / "sparse", "on")
     dense, dense_out = _steps(runner, folder, inputs, root / "dense", "off")
     for name in ("losses", "params", "logits"):
         assert sparse_out[name] == dense_out[name], f"{folder.name}: {name} differ between sparse and dense"
+    if arm64:
+        arm, arm_out = _steps(runner_binary("arm64-v8a"), folder, inputs, root / "arm64", "on", run_prefix("arm64-v8a"))
+        kernels = [[(p["role"], p["kernel"], p["sparse_calls"]) for p in layer["products"]] for layer in arm["sparse"]["layers"]]
+        assert kernels == [[(p["role"], p["kernel"], p["sparse_calls"]) for p in layer["products"]]
+                           for layer in sparse["sparse"]["layers"]]
+        for name in ("losses", "params", "logits"):
+            assert arm_out[name] == sparse_out[name], f"{folder.name}: {name} differ between arm64 and x86_64 (sparse)"
     layers = sparse["sparse"]["layers"]
     assert [layer["name"] for layer in layers] == [layer["name"] for layer in dense["sparse"]["layers"]]
     for i, layer in enumerate(layers):
@@ -116,7 +127,7 @@ def test_conv_sparse_equals_dense(runner, kind, density, structured, tmp_path) -
             masks[name] = (rng.random(m.shape) < density).astype(np.float32)
     req.masks = masks
     folder = export_program(req, tmp_path / "export").folder
-    _check(runner, folder, req, tmp_path)
+    _check(runner, folder, req, tmp_path, arm64=True)
 
 
 def test_a_sparcl_session_runs_its_masked_layers_sparse_every_step(runner, tmp_path) -> None:
