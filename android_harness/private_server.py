@@ -1,7 +1,11 @@
-"""edgecl's own adb server for virtual phones started by ``edgecl vphone start``: on its own loopback
-port, started once and stopped (by PID) with the last of those phones, so the user's adb server on
-tcp:5037 and their real phones are never touched unless asked (``--adb-server``). When it dies, edgecl
-starts it again on the same port and reconnects the vphones (``revive_server``).
+"""edgecl's own adb servers for virtual phones, on their own loopback ports, so the user's adb server on
+tcp:5037 and their real phones are never touched unless asked (``--adb-server``):
+
+- the one ``edgecl vphone start`` records for later commands, stopped (by PID) with the last of those
+  phones; when it dies, edgecl starts it again on the same port and reconnects the vphones
+  (``revive_server``);
+- ``OwnedServer``: one a single command starts for its own phones (``run --vphone``, ``demo``, a sweep's
+  fleet, the device tests), killed when the command ends, started again on its port if it dies meanwhile.
 
 State: ``<edgecl_home>/vphones/adb-server.json`` = ``{"pid", "port"}``; a PID is trusted only while
 ``/proc/<pid>/cmdline`` still is an adb server on that port.
@@ -12,9 +16,10 @@ import fcntl
 import json
 import os
 import signal
+import subprocess
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 from android_harness.adb import LOOPBACK, ServerAddress, connect, list_devices, start_private_server
 from android_harness.cache_dir import edgecl_home
@@ -82,13 +87,17 @@ def revive_server(base: Path | None = None) -> ServerAddress | None:
             return None
         proc = start_private_server(port)
         write_text_atomic(path, json.dumps({"pid": proc.pid, "port": port}))
-    for info in status(base):
-        if info.alive():
-            try:
-                connect(server, info.serial)
-            except DeviceError:
-                pass                                  # that phone is not back yet: the caller's next poll says so
+    reconnect(server, [info.serial for info in status(base) if info.alive()])
     return server
+
+
+def reconnect(server: ServerAddress, serials: Iterable[str]) -> None:
+    """``adb connect`` each vphone to a server started again; one not back yet is left to the caller's next call."""
+    for serial in serials:
+        try:
+            connect(server, serial)
+        except DeviceError:
+            pass
 
 
 def ensure_server(base: Path | None = None) -> ServerAddress:
@@ -156,3 +165,33 @@ def reviver_for(server: ServerAddress, serial: str | None = None,
         if revived is not None and serial is not None:
             wait_online(revived, serial)
     return revive
+
+
+class OwnedServer:
+    """A private adb server on a free loopback port that one command owns: nothing records it, ``stop``
+    kills it; ``reviver`` gives an ``Adb`` what starts it again on its port, with the command's phones
+    connected and online, when it died."""
+
+    def __init__(self) -> None:
+        from android_harness.vphone.manager import free_port
+
+        port = free_port()
+        self.address = ServerAddress("127.0.0.1", port)
+        self._proc: subprocess.Popen = start_private_server(port)
+
+    def reviver(self, serials: Callable[[], Iterable[str]]) -> Callable[[], None]:
+        """What an ``Adb`` of this server runs when the server does not answer; ``serials``: the phones to
+        reconnect (asked then: a fleet's phones come and go)."""
+        def revive() -> None:
+            if self._proc.poll() is None:
+                return                  # the server runs: the failure was a phone's, not the server's
+            self._proc = start_private_server(self.address.port)
+            phones = list(serials())
+            reconnect(self.address, phones)
+            for serial in phones:
+                wait_online(self.address, serial)
+        return revive
+
+    def stop(self) -> None:
+        self._proc.kill()
+        self._proc.wait(timeout=STOP_TIMEOUT_S)

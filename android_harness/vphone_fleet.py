@@ -8,24 +8,23 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import subprocess
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from android_harness.adb import ServerAddress, list_devices, start_private_server
-from android_harness.pool import READY, PoolMember
-from android_harness.vphone.manager import VphoneInfo, free_port, remove_home, start, stop
+from android_harness.adb import ServerAddress, list_devices
+from android_harness.errors import DeviceError
+from android_harness.pool import PoolMember
+from android_harness.private_server import OwnedServer, wait_online
+from android_harness.vphone.manager import VphoneInfo, remove_home, start, stop
 
-SERVER_STOP_TIMEOUT_S = 10.0
 READY_TIMEOUT_S = 20.0
 
 
 @dataclass
 class Fleet:
     servers: list[ServerAddress]
-    server_procs: list[subprocess.Popen]
+    owned: list[OwnedServer]
     phones: list[VphoneInfo] = field(default_factory=list)
     server_of: list[int] = field(default_factory=list)     # index into ``servers`` per phone
     base: Path | None = None
@@ -76,12 +75,8 @@ def descendants(roots: set[int]) -> list[int]:
 
 
 def wait_ready(server: ServerAddress, serial: str, timeout_s: float = READY_TIMEOUT_S) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if any(e.serial == serial and e.state == READY for e in list_devices(server)):
-            return
-        time.sleep(0.1)
-    raise TimeoutError(f"{serial} not ready on {server} after {timeout_s:g} s")
+    if not wait_online(server, serial, timeout_s):
+        raise DeviceError(serial, f"not ready on {server} after {timeout_s:g} s")
 
 
 @contextlib.contextmanager
@@ -92,9 +87,8 @@ def vphone_fleet(n: int, servers: int = 1, presets: Sequence[str] = ("pixel7",),
     fleet = Fleet([], [], base=base)
     try:
         for _ in range(servers):
-            port = free_port()
-            fleet.server_procs.append(start_private_server(port))
-            fleet.servers.append(ServerAddress("127.0.0.1", port))
+            fleet.owned.append(OwnedServer())
+            fleet.servers.append(fleet.owned[-1].address)
         for i in range(n):
             s = i % servers
             info = start(preset=presets[i % len(presets)], server=fleet.servers[s], base=base, overrides=overrides)
@@ -111,6 +105,5 @@ def vphone_fleet(n: int, servers: int = 1, presets: Sequence[str] = ("pixel7",),
                 os.kill(pid, signal.SIGKILL)
         for info in fleet.phones:
             remove_home(info)                         # a fleet's phones are throwaway, as a scoped vphone's
-        for proc in fleet.server_procs:
-            proc.kill()
-            proc.wait(timeout=SERVER_STOP_TIMEOUT_S)
+        for owned in fleet.owned:
+            owned.stop()

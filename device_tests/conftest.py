@@ -16,10 +16,11 @@ from typing import Iterator
 import pytest
 
 from android_harness import vphone
-from android_harness.adb import Adb, ServerAddress, start_private_server
+from android_harness.adb import Adb, ServerAddress
+from android_harness.private_server import OwnedServer
 from android_harness.android_device import AndroidDevice
 from android_harness.vphone.home import VphoneHome
-from android_harness.vphone.manager import VphoneInfo, free_port
+from android_harness.vphone.manager import VphoneInfo
 from android_harness.vphone.presets import DEFAULT_PRESET, PYTHON_PRESET
 
 VPHONE_GAUGE_PERIOD_S = 0.5
@@ -35,13 +36,11 @@ def adb_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerAddre
     if real_phone():
         yield ServerAddress.from_env()
         return
-    port = free_port()
-    proc = start_private_server(port)
+    owned = OwnedServer()
     try:
-        yield ServerAddress("127.0.0.1", port)
+        yield owned.address
     finally:
-        proc.kill()
-        proc.wait(timeout=10)
+        owned.stop()
 
 
 @pytest.fixture(scope="session")

@@ -9,14 +9,12 @@ from typing import Iterator
 
 from rich.console import Console
 
-from android_harness.adb import Adb, ServerAddress, connect, start_private_server
+from android_harness.adb import Adb
 from android_harness.android_device import AndroidDevice
-from android_harness.private_server import wait_online
-from android_harness.vphone.manager import free_port, remove_home, start, stop
+from android_harness.private_server import OwnedServer
+from android_harness.vphone.manager import remove_home, start, stop
 from android_harness.vphone.presets import DEFAULT_PRESET
 from android_harness.device.errors import EdgeclError
-
-SERVER_STOP_TIMEOUT_S = 10.0
 
 
 def _stop_runner(device: AndroidDevice) -> None:
@@ -33,23 +31,15 @@ def _stop_runner(device: AndroidDevice) -> None:
 def scoped_vphone(preset: str = DEFAULT_PRESET, console: Console | None = None) -> Iterator[AndroidDevice]:
     """Start a private adb server and a virtual phone; yield the phone as an ``AndroidDevice``."""
     console = console or Console(quiet=True)
-    port = free_port()
-    server_proc = start_private_server(port)
-    server = ServerAddress("127.0.0.1", port)
+    owned = OwnedServer()
+    server = owned.address
     info, device = None, None
-
-    def revive() -> None:
-        nonlocal server_proc
-        if server_proc.poll() is None or info is None:
-            return                       # the server runs: the failure was the phone's, not the server's
-        server_proc = start_private_server(port)
-        connect(server, info.serial)
-        wait_online(server, info.serial)
     try:
         with console.status("starting the virtual phone ..."):
             info = start(preset=preset, server=server)
-        console.print(f"virtual phone {info.serial} up (pid {info.pid}, adb server on port {port}) [dim](simulated)[/]")
-        device = AndroidDevice(Adb(info.serial, server, revive=revive))
+        console.print(f"virtual phone {info.serial} up (pid {info.pid}, adb server on port {server.port}) [dim](simulated)[/]")
+        serial = info.serial
+        device = AndroidDevice(Adb(serial, server, revive=owned.reviver(lambda: [serial])))
         yield device
     finally:
         if info is not None:
@@ -57,5 +47,4 @@ def scoped_vphone(preset: str = DEFAULT_PRESET, console: Console | None = None) 
                 _stop_runner(device)
             stop(info, server)
             remove_home(info)
-        server_proc.kill()
-        server_proc.wait(timeout=SERVER_STOP_TIMEOUT_S)
+        owned.stop()
