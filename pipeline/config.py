@@ -154,7 +154,7 @@ class MiroSpec:
     battery_critical: float = spec_field(10.0, ge=0.0, le=100.0, doc="battery %% below which the cheapest candidates win")
     thermal_temp_c: float = spec_field(45.0, gt=0.0, doc="temperature treated as thermal throttling")
     mem_pressure: float = spec_field(0.15, gt=0.0, lt=1.0, doc="MemAvailable/MemTotal below which the space shrinks")
-    ram_share: float = spec_field(0.25, gt=0.0, le=1.0, doc="share of MemAvailable EM + SB may occupy")
+    ram_share: float = spec_field(0.25, gt=0.0, le=1.0, doc="share of RAM EM + SB may occupy: a run whose EM + SB exceed it of the phone's total RAM is refused before any push; Miro keeps its candidates within it of MemAvailable at each task")
 
 
 @dataclass
