@@ -32,6 +32,7 @@ from rich.console import Console
 from rich.table import Table
 
 from android_harness.android_device import AndroidDevice
+from android_harness.device.events import read_events
 from android_harness.device.fileio import write_text_atomic
 from android_harness.session import SessionDriver
 from android_harness.shell_quote import quote
@@ -146,6 +147,20 @@ def wait_for_battery_power(device: AndroidDevice, remote_csv: str, timeout_s: fl
     return False
 
 
+def memory_warning(events: list[dict]) -> str | None:
+    """The runner's growth in memory during a session (its peak RSS over the ``resources`` events, less its
+    RSS at the start) against what the phone had available then: past it, a phone's low-memory killer may
+    stop the runner. None when it fit, or no probe came after the start."""
+    start = next((e.get("device") or {} for e in events if e["type"] == "session_start"), {})
+    peak = max((e.get("peak_rss_bytes", -1) for e in events if e["type"] == "resources"), default=-1)
+    available, at_start = start.get("mem_available_bytes", -1), start.get("rss_bytes", -1)
+    if min(peak, available, at_start) < 0 or peak - at_start <= available:
+        return None
+    return (f"the runner's memory peaked at {peak / 2**20:.0f} MiB, more than the {available / 2**20:.0f} MiB the phone "
+            f"had available when the session started: a phone's low-memory killer may stop it (lower replay.em_size "
+            f"and replay.sb_size, or miro.ram_share)")
+
+
 def run_session(run: DeviceRun, session_spec, local: Path, progress: bool = True,
                 idle: IdleBaseline | None = None) -> tuple[dict, dict[str, Any]]:
     """Start one session (power sampled around it), stream it to the end (relaunching a runner that
@@ -229,6 +244,10 @@ def run_experiment(spec: ExperimentSpec, device: AndroidDevice, out_dir: str | P
                 raise SessionError("died", f"task {t + 1}: runner ended with status {result['status']}: {result.get('error')}", sid)
             run.last_checkpoint = result["checkpoint"]
             notes = [energy["note"]] if energy.get("energy_j") is None and energy.get("note") else []
+            memory = memory_warning(read_events(str(folder / "sessions" / sid / "events.jsonl"))[0])
+            if memory is not None:
+                console.print(f"[yellow]warning:[/] task {t + 1}: {memory}", highlight=False)
+                notes.append(memory)
             runs.append(TaskRun(t, sid, config, result, time.perf_counter() - t0, energy.get("energy_j"), notes, energy))
             journal.task_done(run, runs[-1])
     summary = write_summary(folder, run, runs)

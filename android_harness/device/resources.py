@@ -20,6 +20,11 @@ def rss_bytes() -> int:
     return _kib_field("/proc/self/status", "VmRSS")
 
 
+def peak_rss_bytes() -> int:
+    """The runner process's peak RSS so far (VmHWM)."""
+    return _kib_field("/proc/self/status", "VmHWM")
+
+
 def mem_available_bytes(meminfo_path: str = "/proc/meminfo") -> int:
     return _kib_field(meminfo_path, "MemAvailable")
 
@@ -38,5 +43,5 @@ def folder_bytes(*folders: str) -> int:
 
 def probe(meminfo_path: str, *folders: str) -> dict[str, int]:
     """The fields of a ``resources`` event."""
-    return {"rss_bytes": rss_bytes(), "mem_available_bytes": mem_available_bytes(meminfo_path),
+    return {"rss_bytes": rss_bytes(), "peak_rss_bytes": peak_rss_bytes(), "mem_available_bytes": mem_available_bytes(meminfo_path),
             "storage_used_bytes": folder_bytes(*folders)}

@@ -23,6 +23,7 @@ int64_t kb_field(const std::string& path, const std::string& key) {
 OrderedJson probe_resources(const std::string& meminfo_path, const std::vector<std::string>& folders) {
   OrderedJson out = OrderedJson::object();
   out["rss_bytes"] = kb_field("/proc/self/status", "VmRSS:");
+  out["peak_rss_bytes"] = kb_field("/proc/self/status", "VmHWM:");
   out["mem_available_bytes"] = kb_field(meminfo_path, "MemAvailable:");
   out["storage_used_bytes"] = folder_bytes(folders);
   return out;
