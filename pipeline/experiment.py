@@ -126,22 +126,25 @@ def run_idle_baseline(folder: Path, run: DeviceRun) -> IdleBaseline | None:
         return None
 
 
-def wait_for_battery_power(device: AndroidDevice, remote_csv: str, timeout_s: float = SETTLE_TIMEOUT_S) -> bool:
-    """Wait until the sampler's last power.csv row was taken on battery (no charger status, no current into
-    the battery). After the unplug guard the fuel gauge reports the charger for up to one refresh (1 s on
-    many phones); a session shorter than that, as they are with the persistent runner, would otherwise hold
-    only that sample and its energy be refused. Host-side, outside the session's window; False on timeout."""
+def wait_for_battery_power(device: AndroidDevice, timeout_s: float = SETTLE_TIMEOUT_S) -> bool:
+    """Wait until the fuel gauge reports the phone on battery (no charger status, no current into the
+    battery). After the unplug guard it reports the charger for up to one refresh (1 s on many phones); a
+    session, or an idle baseline, shorter than that would otherwise hold only that state and its energy be
+    refused. Host-side, before what is measured starts; False on timeout."""
+    from android_harness.power import counter_files
     from pipeline.energy.trace import CHARGING_INTO_A, EXTERNAL_POWER_STATUS
 
+    files = counter_files(device)
+    read = f"cat {quote(files['status'])} {quote(files['current'])} 2>/dev/null"
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        row = device.shell(f"tail -n 1 {quote(remote_csv)} 2>/dev/null", check=False).stdout.strip().split(",")
-        if len(row) >= 6 and row[0] != "t" and not row[0].startswith("#"):
+        values = [v.strip() for v in device.shell(read, check=False).stdout.splitlines() if v.strip()]
+        if len(values) == 2:
             try:
-                into_a = device.profile.current_ua(float(row[1])) * 1e-6
+                into_a = device.profile.current_ua(float(values[1])) * 1e-6
             except ValueError:
                 into_a = 0.0
-            if row[5].strip() not in EXTERNAL_POWER_STATUS and into_a <= CHARGING_INTO_A:
+            if values[0] not in EXTERNAL_POWER_STATUS and into_a <= CHARGING_INTO_A:
                 return True
         time.sleep(0.2)
     return False
@@ -174,7 +177,7 @@ def run_session(run: DeviceRun, session_spec, local: Path, progress: bool = True
     driver.through_drops(lambda: check_session_space(run.device, run.device.storage_path(), need, sid), sid)
     with sampling as sampler:
         if sampler is not None:
-            wait_for_battery_power(run.device, f"{remote}/power.csv")
+            wait_for_battery_power(run.device)
         # a resumed run, or a start the link cut short, follows the session already there
         handle = driver.through_drops(lambda: start_or_attach(driver, session_spec), sid)
         epochs = session_spec.train.epochs * len(session_spec.tasks)
@@ -226,6 +229,7 @@ def run_experiment(spec: ExperimentSpec, device: AndroidDevice, out_dir: str | P
         if spec.power.enabled and spec.power.idle_seconds > 0:   # idle baseline, reported beside the run's energy
             from pipeline.energy.standalone import measure_idle_baseline
             if not (folder / "idle" / "power.csv").exists():      # a resumed run keeps its first baseline
+                wait_for_battery_power(device)
                 measure_idle_baseline(device, folder / "idle", spec.power.idle_seconds, spec.power.rate_hz, unplug=False)
         idle = run_idle_baseline(folder, run)
         for t in run.data.tasks:
