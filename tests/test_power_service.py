@@ -13,6 +13,13 @@ DATA = Path(__file__).parent / "data" / "power"
 IIO = str(DATA / "iio_energy_value_pixel6.txt")
 
 
+@pytest.fixture(autouse=True)
+def fresh_rail_probe_cache(monkeypatch):
+    """Each test's fake phone is probed anew: the cache is keyed by fingerprint, and a fake's id-based
+    fingerprint can repeat once an earlier fake is freed."""
+    monkeypatch.setattr(power, "_RAIL_SOURCES", {})
+
+
 @dataclass
 class FakeDevice:
     """Answers the rail probe the way a phone would: a list of readable energy_value files, the
