@@ -27,7 +27,7 @@ from android_harness.android_device import AndroidDevice
 from android_harness.device.session_spec import SessionSpec
 from android_harness.runner_choice import RunnerChoice, default_runner
 from android_harness.shell_quote import detached, quote
-from android_harness.errors import AdbError, AdbTimeout, DeviceError, SessionError
+from android_harness.errors import READ_ONLY, AdbError, AdbTimeout, DeviceError, SessionError
 
 T = TypeVar("T")
 
@@ -147,6 +147,8 @@ class SessionDriver:
         check = d.batch([["mkdir", "-p", rdir], ["test", "-e", f"{rdir}/result.json"], ["test", "-f", runner_path]],
                         check=False, idempotent=True)
         if not check[0].ok:
+            if READ_ONLY in check[0].stderr:      # the storage, not this session: AdbError says so and the way on
+                raise AdbError(d.serial, check[0].cmd, check[0].exit_code, check[0].stdout, check[0].stderr)
             raise SessionError("precheck", f"cannot create {rdir}: {check[0].stderr.strip()}", spec.session_id)
         if check[1].ok:
             raise SessionError("precheck", "this session already finished (result.json exists); use a new id", spec.session_id)

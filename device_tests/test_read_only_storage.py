@@ -1,7 +1,8 @@
 """The phone's storage turned read-only during a run (as ext4 does with errors=remount-ro): ``edgecl run``
 ends with one line naming a read-only storage and the way on, no traceback and none of edgecl's shell
 scripts; once the storage is writable again ``--resume`` finishes the run with the completed task kept.
-Virtual phone only: a read-only bind over the storage root inside the phone's own mount namespace."""
+Virtual phone only: a read-only bind over the storage root inside the phone's own mount namespace, made
+while the phone's runner is paused just after the first task's record."""
 from __future__ import annotations
 
 import json
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from android_harness.android_device import AndroidDevice
+from android_harness.session import SERVER_PID
 from android_harness.shell_quote import quote
 from android_harness.vphone.manager import VphoneInfo
 from android_harness.vphone.sandbox import NSENTER
@@ -76,9 +78,14 @@ def test_a_read_only_storage_is_one_clear_line_and_resume_finishes(python_device
     try:
         record0 = wait_for("task 1 record", lambda: next(iter(out.glob("rostorage-*/sessions/*-task0/task.json")), None))
         folder = record0.parents[2]
-        events = f"{device.storage_path('sessions', f'{folder.name}-task1')}/events.jsonl"
-        wait_for("task 2 session", lambda: device.shell(f"head -n 1 {quote(events)} 2>/dev/null", check=False).stdout)
-        _read_only(python_vphone, device.storage_path())
+        # the persistent runner held while the storage turns read-only: the second task's session cannot
+        # have ended first, so it meets the read-only storage on the phone
+        pid = int(device.shell(f"pid=$(cat {quote(device.storage_path(SERVER_PID))}) && kill -STOP \"$pid\" && "
+                               "echo \"$pid\"").stdout)
+        try:
+            _read_only(python_vphone, device.storage_path())
+        finally:
+            device.shell(f"kill -CONT {pid}", check=False)
         text = proc.communicate(timeout=900)[0].decode()
     finally:
         if proc.poll() is None:
