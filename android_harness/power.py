@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from android_harness.battery_parse import BatteryState, parse_dumpsys_battery
 from android_harness.power_shell import shell_sampler_script
+from android_harness.power_units import CHARGING_INTO_A, EXTERNAL_POWER_STATUS
 from android_harness.rail_parse import NoRailsError, parse_rails
 from android_harness.shell_quote import detached, quote
 from android_harness.errors import AdbError, DeviceError, PowerError
@@ -40,7 +41,7 @@ STOP_TIMEOUT_S = 5.0
 POLL_S = 0.1
 POWER_STATS_SERVICE = "android.hardware.power.stats.IPowerStats/default"
 IIO_ENERGY_GLOB = "/sys/bus/iio/devices/iio:device*/energy_value"
-UNPLUG_SETTLE_S = 1.0          # at least one fuel-gauge refresh after `unplug`
+UNPLUG_SETTLE_S = 3.0          # bound on the wait for the fuel gauge to report the battery after `unplug`
 LEASE_S = 120.0                # the sampler drains and stops this long after the host's last renewal
 RENEW_S = 15.0
 DRAIN_REFRESHES = 2            # gauge refreshes sampled past the end (a gauge reports a period late)
@@ -292,16 +293,41 @@ def _sigint_deferred() -> Iterator[None]:
             raise KeyboardInterrupt
 
 
+def wait_on_battery(device: "AndroidDevice", timeout_s: float = UNPLUG_SETTLE_S) -> bool:
+    """Wait until the fuel gauge reports the phone on battery (no charger status, no current into the
+    battery): after ``unplug`` it reports the charger for up to one refresh (1 s on many phones), and a
+    session or idle baseline shorter than that would hold only that state and its energy be refused.
+    False on timeout (a phone that charges on through ``unplug``: its traces say so), or at once without
+    readable counters (the sampler then says why)."""
+    try:
+        files = counter_files(device)
+    except PowerError:
+        return False
+    read = f"cat {quote(files['status'])} {quote(files['current'])} 2>/dev/null"
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        values = [v.strip() for v in device.shell(read, check=False).stdout.splitlines() if v.strip()]
+        if len(values) == 2:
+            try:
+                into_a = device.profile.current_ua(float(values[1])) * 1e-6
+            except ValueError:
+                into_a = 0.0
+            if values[0] not in EXTERNAL_POWER_STATUS and into_a <= CHARGING_INTO_A:
+                return True
+        time.sleep(0.2)
+    return False
+
+
 @contextlib.contextmanager
 def battery_unplugged(device: "AndroidDevice", settle_s: float = UNPLUG_SETTLE_S) -> Iterator[None]:
     """``dumpsys battery unplug`` before, ``dumpsys battery reset`` after -- always, even on an error
     or Ctrl-C. Unplug only fakes "no charger" to the OS; the phone may still charge (the trace's
-    charging detection is what tells). ``settle_s`` lets the fuel gauge publish the new state
-    before anything is measured."""
+    charging detection is what tells). Nothing is measured before the fuel gauge publishes the new
+    state (``wait_on_battery``, up to ``settle_s``)."""
     _battery_cmd(device, "unplug")
     failed = True
     try:
-        time.sleep(settle_s)
+        wait_on_battery(device, settle_s)
         yield
         failed = False
     finally:

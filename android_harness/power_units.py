@@ -27,6 +27,8 @@ CHARGE_W = (0.016, 150.0)         # while charging (fast chargers reach ~100 W a
 VOLTAGE_V = (2.5, 5.5)            # a Li-ion cell's terminal voltage
 NOMINAL_V = 3.85                  # used only when voltage_now is unreadable (said where used)
 CURRENT_SCALE = {"uA": 1e-6, "mA": 1e-3}
+CHARGING_INTO_A = 0.05            # a net current this large INTO the battery counts as charging
+EXTERNAL_POWER_STATUS = ("Charging", "Full", "Not charging")   # "Not charging" = plugged, charge paused
 VOLTAGE_SCALE = {"uV": 1e-6, "mV": 1e-3, "V": 1.0}
 OVERRIDE_HINT = "set it in a device profile override (TOML key {key!r}, `--profile-override`)"
 

@@ -35,7 +35,6 @@ from android_harness.android_device import AndroidDevice
 from android_harness.device.events import read_events
 from android_harness.device.fileio import write_text_atomic
 from android_harness.session import SessionDriver
-from android_harness.shell_quote import quote
 from android_harness.device.metrics import summarize
 from pipeline.config import ExperimentSpec
 from pipeline.device_run import DeviceRun, prepare_device_run
@@ -47,7 +46,6 @@ from pipeline.session_budget import check_session_space, session_write_bytes
 from pipeline.task_config import TaskConfig
 
 MAX_RELAUNCHES = 2
-SETTLE_TIMEOUT_S = 3.0
 
 
 class TaskTuner(Protocol):
@@ -126,30 +124,6 @@ def run_idle_baseline(folder: Path, run: DeviceRun) -> IdleBaseline | None:
         return None
 
 
-def wait_for_battery_power(device: AndroidDevice, timeout_s: float = SETTLE_TIMEOUT_S) -> bool:
-    """Wait until the fuel gauge reports the phone on battery (no charger status, no current into the
-    battery). After the unplug guard it reports the charger for up to one refresh (1 s on many phones); a
-    session, or an idle baseline, shorter than that would otherwise hold only that state and its energy be
-    refused. Host-side, before what is measured starts; False on timeout."""
-    from android_harness.power import counter_files
-    from pipeline.energy.trace import CHARGING_INTO_A, EXTERNAL_POWER_STATUS
-
-    files = counter_files(device)
-    read = f"cat {quote(files['status'])} {quote(files['current'])} 2>/dev/null"
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        values = [v.strip() for v in device.shell(read, check=False).stdout.splitlines() if v.strip()]
-        if len(values) == 2:
-            try:
-                into_a = device.profile.current_ua(float(values[1])) * 1e-6
-            except ValueError:
-                into_a = 0.0
-            if values[0] not in EXTERNAL_POWER_STATUS and into_a <= CHARGING_INTO_A:
-                return True
-        time.sleep(0.2)
-    return False
-
-
 def memory_warning(events: list[dict]) -> str | None:
     """The runner's growth in memory during a session (its peak RSS over the ``resources`` events, less its
     RSS at the start) against what the phone had available then: past it, a phone's low-memory killer may
@@ -175,9 +149,7 @@ def run_session(run: DeviceRun, session_spec, local: Path, progress: bool = True
                                len(session_spec.tasks), run.data.input_shape, run.data.num_classes)
     sid = session_spec.session_id
     driver.through_drops(lambda: check_session_space(run.device, run.device.storage_path(), need, sid), sid)
-    with sampling as sampler:
-        if sampler is not None:
-            wait_for_battery_power(run.device)
+    with sampling:
         # a resumed run, or a start the link cut short, follows the session already there
         handle = driver.through_drops(lambda: start_or_attach(driver, session_spec), sid)
         epochs = session_spec.train.epochs * len(session_spec.tasks)
@@ -229,7 +201,6 @@ def run_experiment(spec: ExperimentSpec, device: AndroidDevice, out_dir: str | P
         if spec.power.enabled and spec.power.idle_seconds > 0:   # idle baseline, reported beside the run's energy
             from pipeline.energy.standalone import measure_idle_baseline
             if not (folder / "idle" / "power.csv").exists():      # a resumed run keeps its first baseline
-                wait_for_battery_power(device)
                 measure_idle_baseline(device, folder / "idle", spec.power.idle_seconds, spec.power.rate_hz, unplug=False)
         idle = run_idle_baseline(folder, run)
         for t in run.data.tasks:

@@ -19,14 +19,12 @@ from typing import Any
 
 import numpy as np
 
-from android_harness.power_units import (CURRENT_SCALE, NOMINAL_V, VOLTAGE_SCALE, VOLTAGE_V, current_unit,
-                                         sign_from_status, voltage_unit)
+from android_harness.power_units import (CHARGING_INTO_A, CURRENT_SCALE, EXTERNAL_POWER_STATUS, NOMINAL_V,
+                                         VOLTAGE_SCALE, VOLTAGE_V, current_unit, sign_from_status, voltage_unit)
 from pipeline.energy.gauge import refreshes
 from pipeline.energy.power_csv import RawPowerCsv
 from pipeline.errors import PowerError
 
-CHARGING_INTO_A = 0.05           # a net current this large INTO the battery counts as charging
-EXTERNAL_POWER_STATUS = ("Charging", "Full", "Not charging")   # "Not charging" = plugged, charge paused
 SLOW_GAUGE_S = 5.0               # a counter unchanged this long: energies need long windows
 CROSS_CHECK_TOL = 0.15           # integrated current vs charge_counter, relative
 CROSS_CHECK_MIN_STEPS = 20       # counter delta must span this many counter steps to be conclusive
