@@ -38,6 +38,7 @@ _TRANSPORT_ERRORS = (adb_errors.AdbError, ConnectionError, EOFError, OSError)
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+READY = "device"                # a DeviceEntry's state once the phone answers commands
 
 
 @dataclass(frozen=True)

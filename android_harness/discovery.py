@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import os
 
-from android_harness.adb import DeviceEntry, ServerAddress, list_devices
+from android_harness.adb import READY, DeviceEntry, ServerAddress, list_devices
 from android_harness.errors import DeviceError
-
-READY = "device"
 
 
 def discover(server: ServerAddress | None = None) -> list[DeviceEntry]:

@@ -14,12 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from android_harness.adb import Adb, DeviceEntry, ServerAddress, connect, list_devices
+from android_harness.adb import READY, Adb, DeviceEntry, ServerAddress, connect, list_devices
 from android_harness.android_device import AndroidDevice
 from android_harness.errors import DeviceError
 from android_harness.private_server import reviver_for
 
-READY = "device"
 ABSENT = "absent"              # the server does not list it (unplugged, or an adb connect that dropped)
 UNREACHABLE = "unreachable"    # its adb server does not answer
 _TCP_SERIAL = re.compile(r"^[A-Za-z0-9.\-]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$")

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Callable, Iterable
 
-from android_harness.adb import LOOPBACK, ServerAddress, connect, list_devices, start_private_server
+from android_harness.adb import LOOPBACK, READY, ServerAddress, connect, list_devices, start_private_server
 from android_harness.cache_dir import edgecl_home
 from android_harness.device.fileio import write_text_atomic
 from android_harness.errors import DeviceError
@@ -144,7 +144,7 @@ def wait_online(server: ServerAddress, serial: str, timeout_s: float = ONLINE_TI
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         try:
-            if any(d.serial == serial and d.state == "device" for d in list_devices(server)):
+            if any(d.serial == serial and d.state == READY for d in list_devices(server)):
                 return True
         except DeviceError:
             pass
