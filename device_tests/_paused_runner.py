@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from android_harness.android_device import AndroidDevice
+from android_harness.session import SERVER_PID
 from android_harness.shell_quote import quote
 
 
@@ -20,6 +21,12 @@ def pause_runner(device: AndroidDevice, session_dir: str) -> tuple[int, bool]:
     out = device.shell(f"cd {quote(session_dir)} && pid=$(cat runner.pid) && kill -STOP \"$pid\" && echo \"$pid\" && "
                        "if [ -f result.json ]; then echo ended; else echo held; fi").stdout.split()
     return int(out[0]), out[1] == "ended"
+
+
+def pause_persistent_runner(device: AndroidDevice) -> int:
+    """SIGSTOP the phone's persistent runner, idle or in a session; its pid."""
+    return int(device.shell(f"pid=$(cat {quote(device.storage_path(SERVER_PID))}) && kill -STOP \"$pid\" && "
+                            "echo \"$pid\"").stdout)
 
 
 def continue_runner(device: AndroidDevice, pid: int) -> None:

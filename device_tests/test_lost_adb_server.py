@@ -19,7 +19,8 @@ import pytest
 from android_harness import vphone
 from android_harness.private_server import ensure_server, running_server, stop_server
 from android_harness.vphone.presets import PYTHON_PRESET
-from device_tests._paused_runner import _descendants, host_frozen
+from android_harness.vphone_fleet import descendants
+from device_tests._paused_runner import host_frozen
 from device_tests._small_run import small_run_spec, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,7 +32,7 @@ pytestmark = pytest.mark.skipif(bool(os.environ.get("ANDROID_SERIAL")), reason="
 def _adb_servers_under(pid: int) -> list[int]:
     """The adb server processes the host process started (``adb ... server``)."""
     found = []
-    for child in _descendants(pid):
+    for child in descendants({pid}):
         try:
             argv = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
         except OSError:

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from android_harness.adb import adb_binary
 from android_harness.android_device import AndroidDevice
-from android_harness.session import SERVER_PID
 from android_harness.shell_quote import quote
+from device_tests._paused_runner import pause_persistent_runner
 from device_tests._small_run import edgecl_argv, small_run_spec, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,8 +41,7 @@ def test_a_paused_runner_is_reported_paused_and_resume_loses_nothing(python_devi
         folder = record0.parents[2]
         sid = f"{folder.name}-task1"
         rdir = device.storage_path("sessions", sid)
-        pid = int(device.shell(f"pid=$(cat {quote(device.storage_path(SERVER_PID))}) && kill -STOP \"$pid\" && "
-                               "echo \"$pid\"").stdout)
+        pid = pause_persistent_runner(device)
         text = proc.communicate(timeout=300)[0].decode()
         held = device.shell(f"cat {quote(rdir)}/events.jsonl 2>/dev/null", check=False).stdout   # nothing more can come
         assert proc.returncode == 1, text

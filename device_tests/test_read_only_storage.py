@@ -15,10 +15,9 @@ from pathlib import Path
 import pytest
 
 from android_harness.android_device import AndroidDevice
-from android_harness.session import SERVER_PID
-from android_harness.shell_quote import quote
 from android_harness.vphone.manager import VphoneInfo
 from android_harness.vphone.sandbox import NSENTER
+from device_tests._paused_runner import pause_persistent_runner
 from device_tests._small_run import small_run_spec, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,8 +79,7 @@ def test_a_read_only_storage_is_one_clear_line_and_resume_finishes(python_device
         folder = record0.parents[2]
         # the persistent runner held while the storage turns read-only: the second task's session cannot
         # have ended first, so it meets the read-only storage on the phone
-        pid = int(device.shell(f"pid=$(cat {quote(device.storage_path(SERVER_PID))}) && kill -STOP \"$pid\" && "
-                               "echo \"$pid\"").stdout)
+        pid = pause_persistent_runner(device)
         try:
             _read_only(python_vphone, device.storage_path())
         finally:

@@ -107,7 +107,6 @@ class DeviceRun:
             yield sampler
 
 
-
 def export_for_runner(spec: ExperimentSpec, data, runtime: str, runner: RunnerChoice | None, abi: str,
                       cache: Path) -> Path:
     """Export (cached) ``spec``'s model, checking its operators against the runner the sessions use: every
