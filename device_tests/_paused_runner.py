@@ -7,11 +7,15 @@ import os
 import signal
 import subprocess
 from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Iterator
 
 from android_harness.android_device import AndroidDevice
 from android_harness.session import SERVER_PID
 from android_harness.shell_quote import quote
+from pipeline.run_journal import TASK_RECORD
+from device_tests._small_run import wait_for
 
 
 def pause_runner(device: AndroidDevice, session_dir: str) -> tuple[int, bool]:
@@ -74,3 +78,36 @@ def host_frozen(proc: subprocess.Popen) -> Iterator[list[int]]:
         yield keep
     finally:
         signal_all([pid for pid in frozen if pid not in keep], signal.SIGCONT)
+
+
+def session_states(device: AndroidDevice, sids: list[str]) -> list[str]:
+    """Each session's state on the phone: ended (result.json), started (an event), queued (session.json) or none."""
+    checks = [f"d={quote(device.storage_path('sessions', sid))}; if [ -f \"$d/result.json\" ]; then echo ended; "
+              f"elif [ -s \"$d/events.jsonl\" ]; then echo started; elif [ -f \"$d/session.json\" ]; then echo queued; "
+              "else echo none; fi" for sid in sids]
+    return device.shell("; ".join(checks)).stdout.split()
+
+
+@dataclass
+class Held:
+    pid: int     # the phone's persistent runner, paused while idle
+    task: int    # the task whose session has ended; the next task's session is not yet sent
+
+
+@contextmanager
+def held_between_sessions(proc: subprocess.Popen, device: AndroidDevice, folder: Path, tasks: int) -> Iterator[Held]:
+    """The run in ``folder`` (``tasks`` tasks) held between two of its sessions: the host frozen and the phone's
+    persistent runner paused with nothing left to do. The host, frozen before a task's record is written,
+    cannot have sent the next task's session, and the session it sent ends on its own; a task already
+    recorded when the host is frozen is passed over for the next. On exit the host
+    continues and the runner stays paused (``continue_runner``)."""
+    sids = [f"{folder.name}-task{t}" for t in range(tasks)]
+    for task in range(tasks - 1):
+        wait_for(f"task {task + 1}'s session on the phone", lambda: session_states(device, sids[task:task + 1]) != ["none"])
+        with host_frozen(proc):
+            if (folder / "sessions" / sids[task] / TASK_RECORD).exists():
+                continue
+            wait_for(f"task {task + 1}'s end", lambda: session_states(device, sids[task:task + 1]) == ["ended"])
+            yield Held(pause_persistent_runner(device), task)
+            return
+    raise AssertionError(f"every session of {folder.name} ended before the test could hold the run")

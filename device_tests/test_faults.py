@@ -21,7 +21,7 @@ from pipeline.config import ExperimentSpec, parse_spec
 from pipeline.device_run import prepare_device_run
 from pipeline.errors import SessionError
 
-from device_tests._paused_runner import continue_runner, host_frozen
+from device_tests._paused_runner import continue_runner, host_frozen, pause_runner, session_states
 from device_tests._small_run import edgecl_argv, small_run_spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,24 +30,27 @@ ROOT = Path(__file__).resolve().parents[1]
 def long_spec() -> ExperimentSpec:
     return parse_spec({"name": "faults", "seed": 0, "data": {"kind": "digits", "tasks": 5, "classes_per_task": 2},
                        "model": {"kind": "mlp", "hidden": [64]},
-                       "train": {"method": "er", "epochs": 200, "batch_size": 32, "lr": 0.05},
+                       "train": {"method": "er", "epochs": 1000, "batch_size": 32, "lr": 0.05},
                        "replay": {"em_size": 100, "sb_size": 400}, "power": {"enabled": False}})
 
 
 @pytest.fixture()
 def running(python_device: AndroidDevice, request: pytest.FixtureRequest) -> tuple[SessionDriver, SessionHandle]:
-    """A one-shot session well into its first task (an epoch event has arrived)."""
+    """A one-shot session well into its first task (an epoch event has arrived), its runner paused there so
+    each test acts on a session that cannot end first (its two tasks' epochs would take minutes)."""
     spec = long_spec()
     device = python_device
     run = prepare_device_run(spec, device, f"faults-{request.node.name[:20]}-{int(time.time())}", runtime="ort",
                              progress=False)
     driver = SessionDriver(device, served=False)
-    handle = driver.start(run.session_spec(f"{run.run_id}-t0", run.data.tasks[:1]))
+    handle = driver.start(run.session_spec(f"{run.run_id}-t0", run.data.tasks[:2]))
     deadline = time.monotonic() + 120
     while not any(e["type"] == "epoch" for e in handle.events):
         driver.poll(handle)
         assert time.monotonic() < deadline, "no epoch event within 120 s"
         time.sleep(0.2)
+    pid, ended = pause_runner(device, handle.remote_dir)
+    assert (pid, ended) == (handle.pid, False), "the session ended before the test could pause it"
     yield driver, handle
     device.shell(f"kill -CONT {handle.pid}; kill -9 {handle.pid}; true", check=False)
 
@@ -75,7 +78,6 @@ def test_a_paused_runner_ends_the_stream_saying_how_to_continue_it(python_device
     device = python_device
     driver, handle = running
     monkeypatch.setattr(session_mod, "STOPPED_MAX_S", 2.0)
-    device.shell(f"kill -STOP {handle.pid}")
     t0 = time.monotonic()
     with pytest.raises(SessionError) as err:
         driver.stream(handle, progress=False)
@@ -99,14 +101,6 @@ def test_killed_runner_ends_the_stream_with_its_log(python_device: AndroidDevice
 
 CTRL_C_SPEC = small_run_spec("ctrlc")
 
-
-
-def _on_phone(device: AndroidDevice, sids: list[str]) -> list[str]:
-    """Each session's state on the phone: ended (result.json), started (an event), queued (session.json) or none."""
-    checks = [f"d={quote(device.storage_path('sessions', sid))}; if [ -f \"$d/result.json\" ]; then echo ended; "
-              f"elif [ -s \"$d/events.jsonl\" ]; then echo started; elif [ -f \"$d/session.json\" ]; then echo queued; "
-              "else echo none; fi" for sid in sids]
-    return device.shell("; ".join(checks)).stdout.split()
 
 
 def _wait_for(what: str, check, proc: subprocess.Popen, seconds: float = 900.0):
@@ -139,27 +133,27 @@ def test_ctrl_c_of_a_run_says_how_to_follow_and_resume_and_loses_nothing(device:
     try:
         folder = _wait_for("the results folder", lambda: next(out.glob("ctrlc-*"), None), proc)
         sids = [f"{folder.name}-task{t}" for t in range(3)]
-        _wait_for("task 1 on the phone", lambda: _on_phone(device, sids)[0] != "none", proc)
+        _wait_for("task 1 on the phone", lambda: session_states(device, sids)[0] != "none", proc)
         with host_frozen(proc):                      # the host queues nothing while the phone is arranged
-            if _on_phone(device, sids)[1] == "none":   # task 1 ends, then the runner waits paused
-                _wait_for("task 1's end", lambda: _on_phone(device, sids)[0] == "ended", proc)
+            if session_states(device, sids)[1] == "none":   # task 1 ends, then the runner waits paused
+                _wait_for("task 1's end", lambda: session_states(device, sids)[0] == "ended", proc)
             paused = int(device.shell(f"cat {quote(device.storage_path('runner', 'server.pid'))}").stdout)
             device.shell(f"kill -STOP {paused}")
-            state = _on_phone(device, sids)
+            state = session_states(device, sids)
         task = next((t for t in (1, 2) if state[t] != "ended"), 3)
         assert task < 3, "the run ended before the test could hold it"
         # the paused runner cannot end task `task`; the host queues it (or had)
-        _wait_for(f"task {task + 1} queued", lambda: _on_phone(device, sids)[task] != "none", proc)
+        _wait_for(f"task {task + 1} queued", lambda: session_states(device, sids)[task] != "none", proc)
         with host_frozen(proc):
-            if task == 1 and _on_phone(device, sids)[1] == "queued":   # task 2 starts training, the host frozen
+            if task == 1 and session_states(device, sids)[1] == "queued":   # task 2 starts training, the host frozen
                 continue_runner(device, paused)
-                _wait_for("task 2 started", lambda: _on_phone(device, sids)[1] != "queued", proc)
+                _wait_for("task 2 started", lambda: session_states(device, sids)[1] != "queued", proc)
                 device.shell(f"kill -STOP {paused}")
-                task = 1 if _on_phone(device, sids)[1] == "started" else 2
+                task = 1 if session_states(device, sids)[1] == "started" else 2
             if task == 1:
                 proc.send_signal(signal.SIGINT)      # handled first thing when the host continues
         if task == 2:                                # task 3 queued for the paused runner: it cannot start
-            _wait_for("task 3 queued", lambda: _on_phone(device, sids)[2] != "none", proc)
+            _wait_for("task 3 queued", lambda: session_states(device, sids)[2] != "none", proc)
             proc.send_signal(signal.SIGINT)
         sid = sids[task]
         events = f"{device.storage_path('sessions', sid)}/events.jsonl"

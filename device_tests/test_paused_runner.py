@@ -1,9 +1,10 @@
 """A runner paused (SIGSTOP) during a run: after the bound, ``edgecl run`` ends with one line saying it is
 paused, the adb command that continues it through the adb server and serial the run used, and the
 ``--resume`` command; once continued that command finishes the run, following the paused session
-(never training it again) and keeping the completed task as recorded. The phone's persistent runner is
-paused as soon as the first task is recorded, so the second task's session cannot end before the host
-sees it paused, and it stays paused while the host decides: nothing here races the clock."""
+(never training it again) and keeping the completed task as recorded. The run is held between two
+sessions (the host frozen, the phone's persistent runner paused while idle), so the next session cannot
+start before the host sees the runner paused, and it stays paused while the host decides: nothing here
+races the clock."""
 from __future__ import annotations
 
 import json
@@ -16,13 +17,11 @@ from pathlib import Path
 from android_harness.adb import adb_binary
 from android_harness.android_device import AndroidDevice
 from android_harness.shell_quote import quote
-from device_tests._paused_runner import pause_persistent_runner
+from device_tests._paused_runner import held_between_sessions
 from device_tests._small_run import edgecl_argv, small_run_spec, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = small_run_spec("paused")
-
-
 
 
 def test_a_paused_runner_is_reported_paused_and_resume_loses_nothing(python_device: AndroidDevice, tmp_path: Path) -> None:
@@ -37,13 +36,14 @@ def test_a_paused_runner_is_reported_paused_and_resume_loses_nothing(python_devi
                             env=env, cwd=ROOT)
     pid = None
     try:
-        record0 = wait_for("task 1 record", lambda: next(iter(out.glob("paused-*/sessions/*-task0/task.json")), None))
-        folder = record0.parents[2]
-        sid = f"{folder.name}-task1"
+        folder = wait_for("the results folder", lambda: next(out.glob("paused-*"), None))
+        with held_between_sessions(proc, device, folder, 3) as held:
+            pid = held.pid
+        record0 = folder / "sessions" / f"{folder.name}-task{held.task}" / "task.json"
+        sid = f"{folder.name}-task{held.task + 1}"
         rdir = device.storage_path("sessions", sid)
-        pid = pause_persistent_runner(device)
         text = proc.communicate(timeout=300)[0].decode()
-        held = device.shell(f"cat {quote(rdir)}/events.jsonl 2>/dev/null", check=False).stdout   # nothing more can come
+        paused_events = device.shell(f"cat {quote(rdir)}/events.jsonl 2>/dev/null", check=False).stdout   # no more can come
         assert proc.returncode == 1, text
         assert "Traceback" not in text
         errors = [line for line in text.splitlines() if line.startswith("error:")]
@@ -62,9 +62,9 @@ def test_a_paused_runner_is_reported_paused_and_resume_loses_nothing(python_devi
         assert again.returncode == 0, again.stdout.decode() + again.stderr.decode()
         summary = json.loads((folder / "summary.json").read_text())
         assert [t["task"] for t in summary["tasks"]] == [0, 1, 2]
-        assert record0.read_bytes() == before                                       # task 1 kept as recorded
+        assert record0.read_bytes() == before                                       # kept as recorded
         pulled = (folder / "sessions" / sid / "events.jsonl").read_text()
-        assert pulled.startswith(held)                                              # task 2: the same session, followed
+        assert pulled.startswith(paused_events)                                     # the same session, followed
         assert sum(json.loads(line)["type"] == "session_start" for line in pulled.splitlines()) == 1
     finally:
         if proc.poll() is None:

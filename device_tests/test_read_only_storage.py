@@ -2,7 +2,7 @@
 ends with one line naming a read-only storage and the way on, no traceback and none of edgecl's shell
 scripts; once the storage is writable again ``--resume`` finishes the run with the completed task kept.
 Virtual phone only: a read-only bind over the storage root inside the phone's own mount namespace, made
-while the phone's runner is paused just after the first task's record."""
+while the run is held between two sessions."""
 from __future__ import annotations
 
 import json
@@ -10,14 +10,16 @@ import os
 import shlex
 import subprocess
 import sys
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
 from android_harness.android_device import AndroidDevice
 from android_harness.vphone.manager import VphoneInfo
 from android_harness.vphone.sandbox import NSENTER
-from device_tests._paused_runner import pause_persistent_runner
+from device_tests._paused_runner import continue_runner, held_between_sessions
 from device_tests._small_run import small_run_spec, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,12 +54,17 @@ def _in_phone(info: VphoneInfo, *cmd: str) -> None:
     assert done.returncode == 0, f"{' '.join(cmd)} in holder {holder}: {done.stderr}"
 
 
-def _read_only(info: VphoneInfo, root: str) -> None:
-    """The storage root read-only from now on: a read-only bind over it (a remount of /data itself is refused
-    while the runner holds a file open for writing; what it has open stays writable, every new write fails)."""
+@contextmanager
+def _read_only(info: VphoneInfo, root: str) -> Iterator[None]:
+    """The storage root read-only until the block ends: a read-only bind over it (a remount of /data itself is
+    refused while the runner holds a file open for writing; what it has open stays writable, every new
+    write fails)."""
     _in_phone(info, "mount", "--bind", root, root)
-    _in_phone(info, "mount", "-o", "remount,ro,bind", root)
-
+    try:
+        _in_phone(info, "mount", "-o", "remount,ro,bind", root)
+        yield
+    finally:
+        _in_phone(info, "umount", root)
 
 
 def test_a_read_only_storage_is_one_clear_line_and_resume_finishes(python_device: AndroidDevice,
@@ -73,22 +80,22 @@ def test_a_read_only_storage_is_one_clear_line_and_resume_finishes(python_device
     out = tmp_path / "results"
     argv = [sys.executable, "-m", "pipeline.cli.app", "run", str(spec), "--serial", key, "--out", str(out),
             "--runtime", "ort", "--set", "train.epochs=60"]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
-    try:
-        record0 = wait_for("task 1 record", lambda: next(iter(out.glob("rostorage-*/sessions/*-task0/task.json")), None))
-        folder = record0.parents[2]
-        # the persistent runner held while the storage turns read-only: the second task's session cannot
-        # have ended first, so it meets the read-only storage on the phone
-        pid = pause_persistent_runner(device)
+    with ExitStack() as read_only:
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
         try:
-            _read_only(python_vphone, device.storage_path())
+            folder = wait_for("the results folder", lambda: next(out.glob("rostorage-*"), None))
+            # the storage turns read-only while the run is held between two sessions: the next session's start
+            # meets it on the phone
+            with held_between_sessions(proc, device, folder, 3) as held:
+                try:
+                    read_only.enter_context(_read_only(python_vphone, device.storage_path()))
+                finally:
+                    continue_runner(device, held.pid)
+            record0 = folder / "sessions" / f"{folder.name}-task{held.task}" / "task.json"
+            text = proc.communicate(timeout=900)[0].decode()
         finally:
-            device.shell(f"kill -CONT {pid}", check=False)
-        text = proc.communicate(timeout=900)[0].decode()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        _in_phone(python_vphone, "umount", device.storage_path())
+            if proc.poll() is None:
+                proc.kill()
     assert proc.returncode == 1, text
     assert "Traceback" not in text and "&&" not in text and "exit 1" not in text, text
     errors = [line for line in text.splitlines() if line.startswith("error:")]
