@@ -113,6 +113,12 @@ class _Watchdog:
         return None
 
 
+def link_dropped(exc: DeviceError) -> bool:
+    """An adb failure that says nothing of the device's state, so the call may be repeated: no exit
+    code came back, it timed out, or the server could not be reached or revived."""
+    return exc.rc is None if isinstance(exc, AdbError) else True
+
+
 def log_summary(text: str) -> str:
     """A device log's lines as one line for a message: a Python traceback's frames dropped (its last line,
     the error, stays), the rest joined with " / "."""
@@ -236,7 +242,7 @@ class SessionDriver:
         if len(parts) < 3 or len(lines) != 2:
             # an answer cut short (the shell or the link failed mid-reply) says nothing about the session:
             # a failed round trip, retried like a dropped link -- never "the runner died" or "events missing"
-            raise AdbError(self.device.serial, "session poll", out.exit_code, out.stdout[-200:],
+            raise AdbError(self.device.serial, "session poll", None, out.stdout[-200:],
                            out.stderr[-200:] or "poll reply incomplete")
         head, result_text, tail = parts
         proc_state, size_text = lines
@@ -277,22 +283,12 @@ class SessionDriver:
         watch = _Watchdog(adb_prefix=f"adb -H {server.host} -P {server.port} -s {self.device.serial}")
         with bar:
             task = bar.add_task(f"session {handle.session_id}", total=total_epochs)
-            lost_since: float | None = None
+
+            def reconnecting() -> None:
+                bar.update(task, description=f"session {handle.session_id} [yellow]reconnecting[/]")
+
             while True:
-                try:
-                    p = self.poll(handle)
-                    lost_since = None
-                except (AdbError, AdbTimeout, DeviceError) as exc:
-                    if isinstance(exc, SessionError):
-                        raise
-                    lost_since = lost_since or time.monotonic()
-                    if time.monotonic() - lost_since > RECONNECT_TIMEOUT_S:
-                        raise SessionError("protocol", f"device unreachable for {RECONNECT_TIMEOUT_S:g} s: {exc}",
-                                           handle.session_id) from exc
-                    bar.update(task, description=f"session {handle.session_id} [yellow]reconnecting[/]")
-                    self._try_reconnect()
-                    time.sleep(poll_s)
-                    continue
+                p = self.through_drops(lambda: self.poll(handle), handle.session_id, on_drop=reconnecting)
                 for ev in p.events:
                     if on_event is not None:
                         on_event(ev)
@@ -316,20 +312,22 @@ class SessionDriver:
         out = log_summary(out)
         return f"; device log: {out}" if out else ""
 
-    def through_drops(self, fn: Callable[[], T], session_id: str) -> T:
-        """``fn`` -- a step safe to repeat (attaching to a session, pulling its folder) -- run again while
-        the link drops (an adb call without an exit code, a timeout), reconnecting between tries, for up
-        to ``RECONNECT_TIMEOUT_S``."""
+    def through_drops(self, fn: Callable[[], T], session_id: str, on_drop: Callable[[], None] | None = None) -> T:
+        """``fn`` -- a step safe to repeat (a poll, attaching to a session, pulling its folder) -- run again
+        while the link drops (``link_dropped``), reconnecting between tries (``on_drop`` called first), for
+        up to ``RECONNECT_TIMEOUT_S``."""
         lost_since = time.monotonic()
         while True:
             try:
                 return fn()
-            except (AdbError, AdbTimeout) as exc:
-                if isinstance(exc, AdbError) and exc.rc is not None:
+            except DeviceError as exc:
+                if not link_dropped(exc):
                     raise
                 if time.monotonic() - lost_since > RECONNECT_TIMEOUT_S:
                     raise SessionError("protocol", f"device unreachable for {RECONNECT_TIMEOUT_S:g} s: {exc}",
                                        session_id) from exc
+                if on_drop is not None:
+                    on_drop()
                 self._try_reconnect()
                 time.sleep(POLL_S)
 

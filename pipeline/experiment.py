@@ -41,7 +41,7 @@ from pipeline.device_run import DeviceRun, prepare_device_run
 from pipeline.energy import IdleBaseline, idle_baseline, measure_session
 from pipeline.errors import PowerError, SessionError
 from pipeline.miro.tuner import TaskInfo
-from pipeline.run_journal import RunJournal, start_or_attach
+from pipeline.run_journal import RunJournal, clear_unfollowed, start_or_attach
 from pipeline.session_budget import check_session_space, session_write_bytes
 from pipeline.task_config import TaskConfig
 
@@ -148,6 +148,7 @@ def run_session(run: DeviceRun, session_spec, local: Path, progress: bool = True
     need = session_write_bytes(run.export_dir, session_spec.keep_checkpoints, session_spec.replay.sb_size,
                                len(session_spec.tasks), run.data.input_shape, run.data.num_classes)
     sid = session_spec.session_id
+    driver.through_drops(lambda: clear_unfollowed(driver, session_spec), sid)   # (its space counts as free)
     driver.through_drops(lambda: check_session_space(run.device, run.device.storage_path(), need, sid), sid)
     with sampling:
         # a resumed run, or a start the link cut short, follows the session already there
