@@ -27,7 +27,7 @@ from android_harness.android_device import AndroidDevice
 from android_harness.device.session_spec import SessionSpec
 from android_harness.runner_choice import RunnerChoice, default_runner
 from android_harness.shell_quote import detached, quote
-from android_harness.errors import READ_ONLY, AdbError, AdbTimeout, DeviceError, SessionError
+from android_harness.errors import READ_ONLY, AdbError, DeviceError, SessionError
 
 T = TypeVar("T")
 
@@ -163,6 +163,30 @@ class SessionDriver:
         spec.validate()
         d.adb.push(io.BytesIO(json.dumps(spec.to_json(), indent=1).encode()), f"{rdir}/session.json.tmp")
         return self._launch(spec.session_id, f"mv -f {quote(rdir + '/session.json.tmp')} {quote(rdir + '/session.json')} && ")
+
+    def clear_unfollowed(self, session_id: str) -> None:
+        """Before a session starts, and its power sampler with it (the sampler writes into the session's
+        folder): remove what an earlier attempt left on the device that is not to be followed, a session
+        that ended otherwise than ok. One still running or finished ok is kept for ``start_or_attach``."""
+        rdir = self.remote_dir(session_id)
+        probe = self.device.shell(f"cd {quote(rdir)} 2>/dev/null || exit 0; [ -f session.json ] && echo spec; "
+                                  f"cat result.json 2>/dev/null; true", idempotent=True)
+        head, _, result_text = probe.stdout.partition("\n")
+        if head == "spec" and (not result_text.strip() or json.loads(result_text).get("status") == "ok"):
+            return
+        if probe.stdout.strip():
+            self.device.shell(["rm", "-rf", rdir])
+
+    def start_or_attach(self, spec: SessionSpec) -> SessionHandle:
+        """Start the session -- or, when the device already has it, attach to it: a resumed run's session
+        still running or finished ok (``clear_unfollowed`` removed any other), or one whose start the link
+        cut short, is followed to its end, never run twice (one whose runner died is then relaunched from
+        its own checkpoint by the caller)."""
+        rdir = self.remote_dir(spec.session_id)
+        probe = self.device.shell(f"[ -f {quote(rdir + '/session.json')} ] && echo spec; true", idempotent=True)
+        if probe.stdout.strip() == "spec":
+            return self.attach(spec.session_id)
+        return self.start(spec)
 
     def relaunch(self, handle: SessionHandle) -> SessionHandle:
         """Start the runner again on a session whose runner died: it resumes from its latest checkpoint

@@ -41,7 +41,7 @@ from pipeline.device_run import DeviceRun, prepare_device_run
 from pipeline.energy import IdleBaseline, idle_baseline, measure_session
 from pipeline.errors import PowerError, SessionError
 from pipeline.miro.tuner import TaskInfo
-from pipeline.run_journal import RunJournal, clear_unfollowed, start_or_attach
+from pipeline.run_journal import RunJournal
 from pipeline.session_budget import check_session_space, session_write_bytes
 from pipeline.task_config import TaskConfig
 
@@ -148,11 +148,11 @@ def run_session(run: DeviceRun, session_spec, local: Path, progress: bool = True
     need = session_write_bytes(run.export_dir, session_spec.keep_checkpoints, session_spec.replay.sb_size,
                                len(session_spec.tasks), run.data.input_shape, run.data.num_classes)
     sid = session_spec.session_id
-    driver.through_drops(lambda: clear_unfollowed(driver, session_spec), sid)   # (its space counts as free)
+    driver.through_drops(lambda: driver.clear_unfollowed(sid), sid)   # (its space counts as free)
     driver.through_drops(lambda: check_session_space(run.device, run.device.storage_path(), need, sid), sid)
     with sampling:
         # a resumed run, or a start the link cut short, follows the session already there
-        handle = driver.through_drops(lambda: start_or_attach(driver, session_spec), sid)
+        handle = driver.through_drops(lambda: driver.start_or_attach(session_spec), sid)
         epochs = session_spec.train.epochs * len(session_spec.tasks)
         progressed = True
         for attempt in range(1 + MAX_RELAUNCHES):
@@ -174,7 +174,7 @@ def run_session(run: DeviceRun, session_spec, local: Path, progress: bool = True
 
 
 def run_experiment(spec: ExperimentSpec, device: AndroidDevice, out_dir: str | Path,
-                   tuner: TaskTuner | TunerFactory | None = None, runtime: str | None = None,
+                   tuner: TunerFactory | None = None, runtime: str | None = None,
                    progress: bool = True, served: bool = True, journal: RunJournal | None = None) -> Path:
     """Run ``spec`` on ``device``; return the results folder (``out_dir/<name>-<yyyymmdd-hhmmss>``).
     ``served``: sessions go to the device's persistent runner (False: a fresh runner process per session).
@@ -195,8 +195,7 @@ def run_experiment(spec: ExperimentSpec, device: AndroidDevice, out_dir: str | P
     (folder / "export" / "manifest.json").write_text((run.export_dir / "manifest.json").read_text())
     console = Console(quiet=not progress)
     write_env(run, folder)
-    if tuner is not None and not hasattr(tuner, "choose"):
-        tuner = tuner(run)
+    chooser = tuner(run) if tuner is not None else None
     runs: list[TaskRun] = []
     with run.on_battery():
         if spec.power.enabled and spec.power.idle_seconds > 0:   # idle baseline, reported beside the run's energy
@@ -211,7 +210,7 @@ def run_experiment(spec: ExperimentSpec, device: AndroidDevice, out_dir: str | P
                 run.last_checkpoint = done.result["checkpoint"]
                 continue
             journal.before_task(run, t)
-            config = tuner.choose(run.task_info(t)) if tuner is not None else TaskConfig.from_spec(run.spec)
+            config = chooser.choose(run.task_info(t)) if chooser is not None else TaskConfig.from_spec(run.spec)
             sid = f"{run.run_id}-task{t}"
             ss = run.session_spec(sid, [t], task=config, resume_from=run.last_checkpoint)
             t0 = time.perf_counter()

@@ -24,12 +24,10 @@ from android_harness.device.fileio import write_text_atomic
 from android_harness.device.methods import method
 from android_harness.device.paths import under_root
 from android_harness.session import SessionDriver, SessionHandle
-from android_harness.shell_quote import quote
 from pipeline.config import ReplaySpec
 from pipeline.errors import ConfigError, DeviceError
 
 if TYPE_CHECKING:
-    from android_harness.device.session_spec import SessionSpec
     from pipeline.config import ExperimentSpec
     from pipeline.device_run import DeviceRun
     from pipeline.experiment import TaskRun
@@ -191,29 +189,3 @@ class RunJournal:
         final = self.folder / REPLAY_COPY
         shutil.rmtree(final, ignore_errors=True)
         tmp.rename(final)
-
-
-def clear_unfollowed(driver: SessionDriver, spec: "SessionSpec") -> None:
-    """Before a session starts, and its power sampler with it (the sampler writes into the session's
-    folder): remove what an earlier attempt left on this phone that is not to be followed, a session that
-    ended otherwise than ok. One still running or finished ok is kept for ``start_or_attach``."""
-    rdir = driver.remote_dir(spec.session_id)
-    probe = driver.device.shell(f"cd {quote(rdir)} 2>/dev/null || exit 0; [ -f session.json ] && echo spec; "
-                                f"cat result.json 2>/dev/null; true", idempotent=True)
-    head, _, result_text = probe.stdout.partition("\n")
-    if head == "spec" and (not result_text.strip() or json.loads(result_text).get("status") == "ok"):
-        return
-    if probe.stdout.strip():
-        driver.device.shell(["rm", "-rf", rdir])
-
-
-def start_or_attach(driver: SessionDriver, spec: "SessionSpec") -> SessionHandle:
-    """Start the session -- or, when this phone already has it, attach to it: a resumed run's session still
-    running or finished ok (``clear_unfollowed`` removed any other), or one whose start the link cut short,
-    is followed to its end, never run twice (one whose runner died is then relaunched from its own
-    checkpoint by the caller)."""
-    rdir = driver.remote_dir(spec.session_id)
-    probe = driver.device.shell(f"[ -f {quote(rdir + '/session.json')} ] && echo spec; true", idempotent=True)
-    if probe.stdout.strip() == "spec":
-        return driver.attach(spec.session_id)
-    return driver.start(spec)

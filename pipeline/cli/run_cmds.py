@@ -33,7 +33,7 @@ def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experim
     from android_harness.device_choice import device_for
     from pipeline.config import load_spec, parse_overrides
     from pipeline.errors import ConfigError, SessionError
-    from pipeline.experiment import run_experiment
+    from pipeline.recipe import run_spec
     from pipeline.cli.run_interrupt import MARKER, RunProgress, report_interrupt, resume_command
     from pipeline.run_journal import RunJournal, store_is_read
     from pipeline.spec_limits import check_against_data
@@ -72,12 +72,7 @@ def run(spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="experim
     device = None
     try:
         with ctx as device:
-            if spec.miro.enabled:
-                from pipeline.miro.run import run_spec_with_miro
-
-                folder, _ = run_spec_with_miro(spec, device, out, journal=journal)
-            else:
-                folder = run_experiment(spec, device, out, journal=journal)
+            folder = run_spec(spec, device, out, journal=journal)
     except SessionError as exc:
         if exc.cause != "paused":
             raise

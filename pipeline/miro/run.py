@@ -79,14 +79,15 @@ def run_with_miro(spec_path: str | Path, out: Path | None = None, *, device: Any
                   overrides: dict[str, Any] | None = None, console: Console | None = None, vphone: bool = False) -> Path:
     """Load ``spec_path`` (with dotted ``overrides``) and run it with Miro on ``device`` (or the spec's;
     ``vphone``: a virtual phone started for this run)."""
+    from pipeline.recipe import run_spec
+
     spec = load_spec(spec_path, overrides)
     spec = replace(spec, miro=replace(spec.miro, enabled=True))
+    out = Path(out) if out is not None else Path("results")
     if device is not None:
-        folder, _ = run_spec_with_miro(spec, device, out)
-        return folder
+        return run_spec(spec, device, out)
     from android_harness.device_choice import device_for
 
     with device_for(None if vphone else spec.device.serial or None, vphone or spec.device.vphone,
                     spec.device.vphone_preset) as dev:
-        folder, _ = run_spec_with_miro(spec, dev, out)
-    return folder
+        return run_spec(spec, dev, out)

@@ -1,5 +1,5 @@
 """The worker process of one pool phone: lives as long as the phone is in the pool, runs one run at a
-time (``run_experiment``, or Miro's, as a black box) and tells the scheduler which task it is on.
+time (``pipeline.recipe.run_spec``, as a black box) and tells the scheduler which task it is on.
 
 Orders (scheduler -> worker): ``("run", RunOrder)``, ``("cancel", [session ids])`` (sessions an earlier,
 abandoned attempt left running on this phone), ``("quit",)``. Messages back: ``("ready", pid)``,
@@ -25,7 +25,7 @@ from android_harness.pool import READY, PoolMember, pool_states, try_reconnect
 from android_harness.session import SessionDriver
 from pipeline.config import parse_spec
 from pipeline.errors import ConfigError, DataError, EdgeclError, ExportError
-from pipeline.experiment import run_experiment
+from pipeline.recipe import run_spec
 from pipeline.run_journal import RunJournal
 
 PERMANENT = (ConfigError, DataError, ExportError)   # the same run fails the same way on any phone
@@ -82,12 +82,7 @@ def execute_once(member: PoolMember, order: RunOrder, tell: Any) -> None:
     folder = Path(order.folder)
     journal = RunJournal(folder, movable=not order.miro,
                          on_task=lambda i, n, sid: tell(("task", order.name, i, n, sid)))
-    if order.miro:
-        from pipeline.miro.run import run_spec_with_miro
-
-        run_spec_with_miro(spec, device, folder.parent, runtime=order.runtime, progress=False, journal=journal)
-    else:
-        run_experiment(spec, device, folder.parent, runtime=order.runtime, progress=False, journal=journal)
+    run_spec(spec, device, folder.parent, runtime=order.runtime, progress=False, journal=journal)
 
 
 def cancel_sessions(member: PoolMember, session_ids: list[str]) -> int:
