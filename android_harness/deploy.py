@@ -5,8 +5,8 @@ Input is an export ``manifest.json`` (``{"format": "edgecl-manifest/1", "files":
 ``<storage_root>/models/<name>/``. Each file goes to a temp name, its sha256 is checked on the
 device and only then is it renamed over the final name, so an interrupted or corrupted push never
 leaves a wrong file under the real name; a final file whose hash does not match (corrupted later)
-is pushed again. Two shell round trips (check; verify+rename), plus one sync connection
-for the data.
+is pushed again; so is every file when the link drops mid-push (``android_harness.link``). Two shell
+round trips (check; verify+rename), plus one sync connection for the data.
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from android_harness.device.fileio import sha256_file
 from android_harness.shell_quote import quote
 from android_harness.device.errors import DataError
 from android_harness.errors import DeviceError
+from android_harness.link import RECONNECT_TIMEOUT_S, through_drops
 from android_harness.storage_space import parse_df_available
 
 TMP_SUFFIX = ".edgecl-tmp"
@@ -127,7 +128,11 @@ def deploy(device: AndroidDevice, manifest: Path, name: str | None = None,
     for _attempt in range(MAX_ATTEMPTS):
         if not todo:
             break
-        moved, bad = _push_and_verify(device, remote_dir, todo, show_progress, report.phase_seconds)
+        # a link cut mid-push (the adb server killed, the cable pulled) pushes the same files again
+        moved, bad = through_drops(lambda: _push_and_verify(device, remote_dir, todo, show_progress, report.phase_seconds),
+                                   lambda exc: DeviceError(device.serial, f"unreachable for {RECONNECT_TIMEOUT_S:g} s "
+                                                                          f"while pushing to {remote_dir}: "
+                                                                          + str(exc).removeprefix(f"[{device.serial}] ")))
         report.bytes_moved += moved
         report.pushed += [f.rel for f in todo if f.rel not in bad and f.rel not in report.pushed]
         report.redone += [r for r in sorted(bad) if r not in report.redone]

@@ -27,7 +27,8 @@ from android_harness.android_device import AndroidDevice
 from android_harness.device.session_spec import SessionSpec
 from android_harness.runner_choice import RunnerChoice, default_runner
 from android_harness.shell_quote import detached, quote
-from android_harness.errors import READ_ONLY, AdbError, DeviceError, SessionError
+from android_harness.errors import READ_ONLY, AdbError, SessionError
+from android_harness.link import RECONNECT_TIMEOUT_S, through_drops
 
 T = TypeVar("T")
 
@@ -38,7 +39,6 @@ SERVER_IDLE_S = 120.0
 CANCEL_MARKER = "cancel"
 START_TIMEOUT_S = 30.0
 POLL_S = 0.5
-RECONNECT_TIMEOUT_S = 120.0
 END_GRACE_S = 3.0        # after result.json (or the runner's exit), time for its last events to appear
 STOPPED_MAX_S = 10.0     # a runner paused (SIGSTOP) longer than this ends the stream, the session left paused
 SILENT_MIN_S = 300.0     # a live runner silent longer than this (and 20x its longest gap so far) is hung
@@ -111,12 +111,6 @@ class _Watchdog:
         if silent > bound:
             return "died", "silent", f"runner pid {handle.pid} is alive (state {p.state}) but wrote no event for {silent:.0f} s; {read}"
         return None
-
-
-def link_dropped(exc: DeviceError) -> bool:
-    """An adb failure that says nothing of the device's state, so the call may be repeated: no exit
-    code came back, it timed out, or the server could not be reached or revived."""
-    return exc.rc is None if isinstance(exc, AdbError) else True
 
 
 def log_summary(text: str) -> str:
@@ -338,22 +332,15 @@ class SessionDriver:
 
     def through_drops(self, fn: Callable[[], T], session_id: str, on_drop: Callable[[], None] | None = None) -> T:
         """``fn`` -- a step safe to repeat (a poll, attaching to a session, pulling its folder) -- run again
-        while the link drops (``link_dropped``), reconnecting between tries (``on_drop`` called first), for
-        up to ``RECONNECT_TIMEOUT_S``."""
-        lost_since = time.monotonic()
-        while True:
-            try:
-                return fn()
-            except DeviceError as exc:
-                if not link_dropped(exc):
-                    raise
-                if time.monotonic() - lost_since > RECONNECT_TIMEOUT_S:
-                    raise SessionError("protocol", f"device unreachable for {RECONNECT_TIMEOUT_S:g} s: {exc}",
-                                       session_id) from exc
-                if on_drop is not None:
-                    on_drop()
-                self._try_reconnect()
-                time.sleep(POLL_S)
+        while the link drops (``android_harness.link``), reconnecting between tries (``on_drop`` called
+        first); a session error once the device stayed unreachable."""
+        def dropped() -> None:
+            if on_drop is not None:
+                on_drop()
+            self._try_reconnect()
+
+        return through_drops(fn, lambda exc: SessionError(
+            "protocol", f"device unreachable for {RECONNECT_TIMEOUT_S:g} s: {exc}", session_id), dropped)
 
     def _try_reconnect(self) -> None:
         if self.reconnect is not None:
@@ -391,7 +378,7 @@ class SessionDriver:
         d = self.device
         pid_file, state, queue = d.storage_path(SERVER_PID), d.storage_path(SERVER_STATE), d.storage_path(REMOTE_QUEUE)
         script = (f"pid=$(cat {quote(pid_file)} 2>/dev/null) || exit 0; "
-                  f"grep -q '\"session\": null' {quote(state)} 2>/dev/null || exit 0; "
+                  f"grep -Eq '\"session\": *null' {quote(state)} 2>/dev/null || exit 0; "   # any JSON spacing
                   f"[ -z \"$(ls -A {quote(queue)} 2>/dev/null)\" ] || exit 0; "
                   f"kill -9 \"$pid\" 2>/dev/null && rm -f {quote(pid_file)} && echo stopped; true")
         return "stopped" in d.shell(script).stdout
@@ -400,7 +387,7 @@ class SessionDriver:
         """Every session folder on the device with its status (running / ok / cancelled / error / stopped)."""
         root = self.device.storage_path("sessions")
         script = (f"cd {quote(root)} 2>/dev/null || exit 0; for d in */; do d=${{d%/}}; s=running; "
-                  f"if [ -f \"$d/result.json\" ]; then s=$(grep -o '\"status\": \"[a-z]*\"' \"$d/result.json\" | head -n1 | cut -d'\"' -f4); "
+                  f"if [ -f \"$d/result.json\" ]; then s=$(grep -Eo '\"status\": *\"[a-z]*\"' \"$d/result.json\" | head -n1 | cut -d'\"' -f4); "
                   f"elif ! kill -0 $(cat \"$d/runner.pid\" 2>/dev/null || echo x) 2>/dev/null; then s=stopped; fi; "
                   f"echo \"$d $s\"; done")
         rows = self.device.shell(script, idempotent=True).stdout.split("\n")

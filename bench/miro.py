@@ -13,8 +13,8 @@ oracle is Miro's rule applied in hindsight to the static runs' final accuracy an
 Goals: CE >= 0.9x the oracle, >= 1.3x the best static chosen in advance, profiling <= 10%
 of Miro's energy. All energy is measured on a virtual phone: simulated.
 
-    nice -n 10 /work/main/.venv/bin/python bench/miro.py           # both data sets, 3 seeds (46 min measured, 2 loaded cores)
-    /work/main/.venv/bin/python bench/miro.py --quick              # 1 seed, 3 tasks, 10 epochs: a smoke run
+    nice -n 10 python bench/miro.py   # both data sets, 3 seeds (46 min measured, 2 loaded cores)
+    python bench/miro.py --quick      # 1 seed, 3 tasks, 10 epochs: a smoke run
 
 Writes ``bench/results/miro.json`` and the Miro section of ``bench/RESULTS.md``.
 """

@@ -22,10 +22,10 @@ Settings:
 * ``digits-mlp`` / ``fashion_mnist-mlp``: the norm-free MLP 2x400 of the earlier runs, one seed, with
   the unit-norm init rescale; unstructured masks, and on Digits also structured (channel) masks.
 
-    /work/main/.venv/bin/python bench/sparcl.py               # everything, 3 seeds on the conv model
-    /work/main/.venv/bin/python bench/sparcl.py --quick       # Digits MLP only
-    /work/main/.venv/bin/python bench/sparcl.py --settings fashion_mnist-resnet18_bn-w8-em500 --seeds 5 --ablation   # the goal setting alone
-    /work/main/.venv/bin/python bench/sparcl.py --render      # rewrite the RESULTS.md section from the json
+    python bench/sparcl.py               # everything, 3 seeds on the conv model
+    python bench/sparcl.py --quick       # Digits MLP only
+    python bench/sparcl.py --settings fashion_mnist-resnet18_bn-w8-em500 --seeds 5 --ablation   # the goal setting alone
+    python bench/sparcl.py --render      # rewrite the RESULTS.md section from the json
 
 A run of some settings (``--settings``, ``--runs``) replaces those settings in the json and keeps the others,
 each with the command that measured it.

@@ -3,9 +3,11 @@ phones, or the private one ``edgecl run --vphone`` starts for its phone: edgecl 
 port, reconnects the phone, and the run finishes with every task, no traceback and no internal command in
 what it printed; no session is trained twice (one runner start in each session's events). The server dies
 while the host is frozen just after its first task's record (two tasks still to run): a command of the
-host's in flight then is cut mid-answer, any later one finds no server; each must go on."""
+host's in flight then is cut mid-answer, any later one finds no server; each must go on. Killed during
+``edgecl push``, the push starts again on the revived server."""
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -17,7 +19,11 @@ from typing import Callable
 import pytest
 
 from android_harness import vphone
+from android_harness.adb import Adb
+from android_harness.android_device import AndroidDevice
+from android_harness.deploy import TMP_SUFFIX
 from android_harness.private_server import ensure_server, running_server, stop_server
+from android_harness.shell_quote import quote
 from android_harness.vphone.presets import PYTHON_PRESET
 from android_harness.vphone_fleet import descendants
 from device_tests._paused_runner import host_frozen
@@ -97,3 +103,56 @@ def test_a_vphone_run_restarts_its_killed_private_adb_server_and_finishes(tmp_pa
 
     _run_killing_server(tmp_path, edgecl_home, ["--vphone"], the_runs_server)
     assert killed
+
+
+def test_a_push_cut_by_its_killed_adb_server_is_pushed_again(tmp_path: Path, edgecl_home: Path) -> None:
+    """``edgecl push`` of a 64 MiB file through edgecl's vphone adb server, the server killed mid-push (the
+    host frozen while the file's temporary copy is on the phone and the final one is not): the push starts
+    again on the revived server and exits 0 with the file verified in place."""
+    server = ensure_server(edgecl_home)
+    info = vphone.start(preset=PYTHON_PRESET, server=server, base=edgecl_home, home=tmp_path / "phone")
+    try:
+        export = tmp_path / "bigexport"
+        export.mkdir()
+        blob = os.urandom(64 * 2**20)
+        (export / "blob.bin").write_bytes(blob)
+        digest = hashlib.sha256(blob).hexdigest()
+        manifest = export / "manifest.json"
+        manifest.write_text(json.dumps({"format": "edgecl-manifest/1",
+                                        "files": [{"path": "blob.bin", "sha256": digest, "size": len(blob)}]}))
+        device = AndroidDevice(Adb(info.serial, server))
+        final = device.storage_path("models", "bigexport", "blob.bin")
+        state = f"if [ -f {quote(final)} ]; then echo final; elif [ -s {quote(final + TMP_SUFFIX)} ]; then echo pushing; else echo none; fi"
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "400", "EDGECL_HOME": str(edgecl_home)}
+        proc = subprocess.Popen([sys.executable, "-m", "pipeline.cli.app", "push", str(manifest), "--serial",
+                                 f"{info.serial}@{server}"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+        killed: list[int] = []
+        try:
+            def killed_mid_push() -> bool:
+                """With the host frozen: the server killed if the push is under way (True), else nothing."""
+                with host_frozen(proc):
+                    seen = device.shell(state).stdout.strip()
+                    assert seen != "final", "the push ended before the test could cut it"
+                    if seen == "pushing":
+                        found = running_server(edgecl_home)
+                        assert found is not None
+                        os.kill(found[0], signal.SIGKILL)
+                        killed.append(found[0])
+                        return True
+                return False
+
+            wait_for("the push under way", killed_mid_push, seconds=120)
+            text = proc.communicate(timeout=600)[0].decode()
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        assert proc.returncode == 0, text
+        assert "Traceback" not in text, text
+        revived = running_server(edgecl_home)
+        assert revived is not None and revived[1] == server and revived[0] not in killed   # a new server, the same port
+        device = AndroidDevice(Adb(info.serial, server))
+        assert device.shell(f"sha256sum {quote(final)}").stdout.split()[0] == digest
+    finally:
+        vphone.stop(info, server, base=edgecl_home)
+        stop_server(edgecl_home)
