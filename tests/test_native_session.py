@@ -59,6 +59,7 @@ def test_a_session_writes_result_events_and_checkpoints(env) -> None:
         assert t in types, t
     probes = [e for e in events if e["type"] == "resources"]
     assert all(e["peak_rss_bytes"] >= e["rss_bytes"] > 0 for e in probes), probes     # VmHWM beside VmRSS
+    assert types[-2:] == ["resources", "session_end"]                              # the peak, however short the session
     assert len(result["evals"]) == len(env[2].tasks) and result["checkpoint"].startswith("sessions/plain/checkpoints/ckpt-")
     assert (env[1] / result["checkpoint"] / "runtime").is_dir()
 

@@ -73,6 +73,7 @@ def test_events_follow_the_contract(env) -> None:
     assert all(e["t"] >= events[0]["t"] for e in events)
     probes = [e for e in events if e["type"] == "resources"]
     assert all(e["peak_rss_bytes"] >= e["rss_bytes"] > 0 for e in probes), probes     # VmHWM beside VmRSS
+    assert [e["type"] for e in events[-2:]] == ["resources", "session_end"]       # the peak, however short the session
     evals = [e for e in events if e["type"] == "eval" and e["after_task"] == data.tasks[-1]]
     assert len(evals) == len(data.tasks) and result["evals"][-1]["after_task"] == data.tasks[-1]
     assert sum(e["n_swapped"] for e in events if e["type"] == "swap") > 0  # tasks after the first swap from flash

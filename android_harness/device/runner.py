@@ -187,6 +187,8 @@ class Runner:
         try:
             if error is not None:
                 self.log.emit("error", phase="training", message=error)
+            elif status == "ok":   # a session that trained ends with a probe: its peak RSS known however short it was
+                self.log.emit("resources", **resources.probe(self.spec.meminfo_path, self.dir, self.storage.root))
             self.log.emit("session_end", status=status)
             self.log.close()
             write_result(self.dir, result)

@@ -68,6 +68,9 @@ SessionOutcome Session::run() {
     emit("error", ev);
     std::fprintf(stderr, "edgecl-runner: %s: %s\n", phase_.c_str(), err.message().c_str());
   }
+  // a session that trained ends with a probe: its peak RSS is known however short it was (the periodic
+  // probes come every resources_every_s)
+  if (status == "ok" && storage_) emit("resources", probe_resources(spec_.meminfo_path, {dir_, storage_->root()}));
   if (swap_) swap_->apply(&em_, nullptr);
   if (storage_) storage_->close();
   const std::string ckpt = latest_checkpoint(ckpt_dir_);
