@@ -27,7 +27,7 @@ from android_harness.android_device import AndroidDevice
 from android_harness.device.session_spec import SessionSpec
 from android_harness.runner_choice import RunnerChoice, default_runner
 from android_harness.shell_quote import detached, quote
-from android_harness.errors import READ_ONLY, AdbError, SessionError
+from android_harness.errors import READ_ONLY, AdbError, DeviceError, SessionError
 from android_harness.link import RECONNECT_TIMEOUT_S, through_drops
 
 T = TypeVar("T")
@@ -201,6 +201,29 @@ class SessionDriver:
                 timeout=START_TIMEOUT_S + 20)
         return self._attach_started(session_id, rdir + "/runner.log", "runner")
 
+    def _serving(self) -> tuple[str, str]:
+        """(shell lines that start the persistent runner when none is live and wait, bounded, until it is;
+        the shell test of a live one)."""
+        d = self.device
+        queue, pid_file = d.storage_path(REMOTE_QUEUE), d.storage_path(SERVER_PID)
+        serve = " ".join(quote(a) for a in self.runner.argv(d.storage_path(self.runner.remote), "serve", queue,
+                                                            f"{SERVER_IDLE_S:g}"))
+        tries = int(START_TIMEOUT_S / 0.1)
+        live = f"kill -0 $(cat {quote(pid_file)} 2>/dev/null || echo x) 2>/dev/null"
+        return (f"mkdir -p {quote(queue)} && cd {quote(d.profile.storage_root)} || exit 1\n"
+                f"if ! {live}; then {detached(serve, d.storage_path('runner/server.log'))}\n"
+                f"i=0; while ! {live} && [ $i -lt {tries} ]; do sleep 0.1; i=$((i + 1)); done; fi\n"), live
+
+    def start_server(self) -> None:
+        """The persistent runner started now when none is live, ahead of the sessions it will serve (whose
+        energy then does not include its start)."""
+        script, live = self._serving()
+        if self.device.shell(script + f"{live} && echo live; true", timeout=START_TIMEOUT_S + 20).stdout.strip() != "live":
+            log = self.device.shell(f"tail -n 20 {quote(self.device.storage_path('runner/server.log'))} 2>/dev/null",
+                                    check=False).stdout.strip()
+            raise DeviceError(self.device.serial, f"the persistent runner did not start within {START_TIMEOUT_S:g} s"
+                              + (f": {log}" if log else ""))
+
     def _submit(self, session_id: str, prelude: str) -> SessionHandle:
         """Queue the session for the persistent runner (temp-then-rename), starting the server when none is
         live; one shell round trip. ``runner.pid`` gets the server's pid at once (the server writes it again
@@ -209,16 +232,11 @@ class SessionDriver:
         rdir = self.remote_dir(session_id)
         queue = d.storage_path(REMOTE_QUEUE)
         pid_file = d.storage_path(SERVER_PID)
-        serve = " ".join(quote(a) for a in self.runner.argv(d.storage_path(self.runner.remote), "serve", queue,
-                                                            f"{SERVER_IDLE_S:g}"))
         entry, tmp = f"{queue}/{session_id}", f"{queue}/.{session_id}.tmp"
         host_tmp = f"{rdir}/.runner.pid.host"  # never runner.pid.tmp: the server writes that one at the same moment
-        tries = int(START_TIMEOUT_S / 0.1)
-        live = f"kill -0 $(cat {quote(pid_file)} 2>/dev/null || echo x) 2>/dev/null"
+        serving, live = self._serving()
         d.shell(f"{prelude}rm -f {quote(rdir + '/runner.pid')} && mkdir -p {quote(queue)} && "
-                f"printf %s {quote(rdir)} > {quote(tmp)} && mv -f {quote(tmp)} {quote(entry)} && cd {quote(d.profile.storage_root)} || exit 1\n"
-                f"if ! {live}; then {detached(serve, d.storage_path('runner/server.log'))}\n"
-                f"i=0; while ! {live} && [ $i -lt {tries} ]; do sleep 0.1; i=$((i + 1)); done; fi\n"
+                f"printf %s {quote(rdir)} > {quote(tmp)} && mv -f {quote(tmp)} {quote(entry)} || exit 1\n{serving}"
                 f"{live} && cat {quote(pid_file)} > {quote(host_tmp)} && mv -f {quote(host_tmp)} {quote(rdir + '/runner.pid')}; true",
                 timeout=START_TIMEOUT_S + 20)
         return self._attach_started(session_id, d.storage_path("runner/server.log"), "the persistent runner")

@@ -34,7 +34,8 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from miro_figures import RunFigures, compare, dataset_rows, markdown, proxy_choices, run_figures
+from miro_figures import compare, dataset_rows, markdown, proxy_choices
+from pipeline.miro.compare import RunFigures, run_figures
 from results_io import write_results_json, write_section
 
 ROOT = Path(__file__).resolve().parent

@@ -1,79 +1,16 @@
-"""The figures of bench/miro.py from finished runs: energies per session, per run, and the comparison.
+"""The figures of bench/miro.py from finished runs: per run and per seed (``pipeline.miro.compare``, the
+comparison ``edgecl tune --compare`` writes, with the proxy-energy variant beside Miro), and the rows.
 
 Every energy is ``pipeline.energy.measure_session`` on the pulled session folder, on the phone's ODPM
-rails (the vphone's are simulated from its CPU-time power model): a task run's energy is the sum of
-its task sessions, Miro's adds its profiling sessions. CE = final class-IL (%) / energy (J).
-The oracle is Miro's own rule in hindsight (``hindsight_choice``: the cutline on the FINAL accuracy
-of every static configuration, then the best CE); "best CE" is the unconstrained maximum, shown too.
+rails (the vphone's are simulated from its CPU-time power model).
 """
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from statistics import mean
 from typing import Any
 
-
-@dataclass
-class RunFigures:
-    """One run (a static configuration or Miro) of one data set and seed."""
-
-    accuracy: float
-    energy_j: float
-    task_energy_j: float
-    profiling_energy_j: float = 0.0
-    windows: list[float] = field(default_factory=list)        # task sessions' device seconds
-    precise: int = 0                                           # task sessions with a precise figure
-    sources: set[str] = field(default_factory=set)
-    profiling_sessions: int = 0
-    profiling_precise: int = 0
-    choices: list[str] = field(default_factory=list)
-
-    @property
-    def ce(self) -> float:
-        return self.accuracy / self.energy_j if self.energy_j > 0 else 0.0
-
-    @property
-    def profiling_share(self) -> float:
-        return self.profiling_energy_j / self.energy_j if self.energy_j > 0 else 0.0
-
-
-def task_sessions(folder: Path, profile: Any, batch: int) -> tuple[float, list[float], int, set[str]]:
-    """(energy J, device windows, precise count, sources) of a run's task sessions, from summary.json's list."""
-    from pipeline.profiling_session import measure_phase
-
-    summary = json.loads((folder / "summary.json").read_text())
-    energy, windows, precise, sources = 0.0, [], 0, set()
-    for t in summary["tasks"]:
-        sf = folder / "sessions" / t["session_id"]
-        fig = measure_phase(sf, profile, "training", batch)
-        if fig.session_j is None:
-            raise RuntimeError(f"{sf}: no measured energy ({fig.note})")
-        r = json.loads((sf / "result.json").read_text())
-        energy += fig.session_j
-        windows.append(float(r["t_end"]) - float(r["t_start"]))
-        precise += int(fig.precise)
-        sources.add(fig.source)
-    return energy, windows, precise, sources
-
-
-def run_figures(folder: Path, profile: Any, batch: int, tuner: Any = None) -> RunFigures:
-    """A run's figures; ``tuner`` (Miro's) adds its profiling sessions' measured energy."""
-    summary = json.loads((folder / "summary.json").read_text())
-    energy, windows, precise, sources = task_sessions(folder, profile, batch)
-    fig = RunFigures(float(summary["metrics"]["class_il"]), energy, energy, windows=windows, precise=precise, sources=sources)
-    if tuner is not None:
-        runs = [m for d in tuner.decisions if d.search is not None for m in d.search.runs]
-        ckpts = [d.checkpoint for d in tuner.decisions if d.checkpoint is not None]
-        if any(m.energy_j is None for m in runs) or any(c.energy_j is None for c in ckpts):
-            raise RuntimeError(f"{folder}: a profiling session has no measured energy")
-        fig.profiling_energy_j = sum(m.energy_j for m in runs) + sum(c.energy_j for c in ckpts)
-        fig.profiling_sessions = len(runs) + len(ckpts)
-        fig.profiling_precise = sum(bool(m.extra.get("energy_precise")) for m in runs) + sum(c.precise for c in ckpts)
-        fig.energy_j += fig.profiling_energy_j
-        fig.choices = [f"t{d.task + 1}:{d.config.replay.em_size}/{d.config.replay.sb_size}" for d in tuner.decisions]
-    return fig
+from pipeline.miro.compare import RunFigures, compare_to_statics
 
 
 def proxy_choices(tuner: Any) -> list[str]:
@@ -114,14 +51,9 @@ class SeedComparison:
 
 def compare(seed: int, statics: dict[str, RunFigures], default_key: str, miro: RunFigures, proxy: RunFigures,
             scoring: Any) -> SeedComparison:
-    from pipeline.miro.scorers import hindsight_choice
-
-    keys = list(statics)
-    oracle = keys[hindsight_choice([statics[k].accuracy for k in keys], [statics[k].energy_j for k in keys], scoring)]
-    best = max(keys, key=lambda k: statics[k].ce)
-    o, b, d = statics[oracle].ce, statics[best].ce, statics[default_key].ce
-    return SeedComparison(seed, oracle, best, miro.ce / o, miro.accuracy - statics[oracle].accuracy, miro.ce / b, miro.ce / d, proxy.ce / o, proxy.ce / d,
-                          miro.profiling_share, proxy.profiling_share)
+    m, p = compare_to_statics(statics, default_key, miro, scoring), compare_to_statics(statics, default_key, proxy, scoring)
+    return SeedComparison(seed, m.oracle, m.best_ce, m.vs_oracle, m.acc_vs_oracle, m.vs_best_ce, m.vs_default,
+                          p.vs_oracle, p.vs_default, m.share, p.share)
 
 
 def dataset_rows(name: str, statics: dict[int, dict[str, RunFigures]], default_key: str, miro: dict[int, RunFigures],

@@ -3,7 +3,8 @@
 The same path as ``edgecl run`` (the spec's ``[miro]`` turned on); afterwards a table per task:
 the device's state and the policy mode, every profiling run (candidate, accuracy, measured and
 proxy energy, seconds) with the chosen one marked, and the profiling overhead of the whole run.
-``--show RESULTS_DIR`` prints the table of an earlier run from its ``miro.json``.
+``--show RESULTS_DIR`` prints the table of an earlier run from its ``miro.json``. ``--compare`` first runs
+every configuration Miro chooses from statically and then compares (``pipeline.miro.compare``).
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from rich.table import Table
 
 from pipeline.cli import pool_opts
 from pipeline.errors import ConfigError
+from pipeline.miro.compare import COMPARE_JSON
 
 
 def decisions_tables(miro: dict[str, Any]) -> list[Table | str]:
@@ -71,6 +73,20 @@ def print_decisions(miro: dict[str, Any], console: Console | None = None) -> Non
     console.print(overhead_line(miro))
 
 
+def comparison_lines(compare: dict[str, Any]) -> list[str]:
+    """compare.json in a few lines: each static run, Miro's, the ratios."""
+    c, sim = compare["comparison"], " (simulated)" if compare.get("simulated") else ""
+    marks = [(c["oracle"], "oracle"), (c["best_ce"], "best CE"), (c["default"], "[replay] default")]
+    lines = [f"static {k}: class-IL {r['class_il']:.2f} %, {r['energy_j']:.3f} J{sim}, CE {r['ce']:.3f}"
+             + "".join(f" ({v})" for kk, v in marks if kk == k) for k, r in compare["statics"].items()]
+    m = compare["miro"]
+    lines.append(f"miro: class-IL {m['class_il']:.2f} %, {m['energy_j']:.3f} J{sim} (profiling {m['profiling_energy_j']:.3f} J), "
+                 f"CE {m['ce']:.3f}")
+    lines.append(f"miro vs the oracle: CE {c['vs_oracle']:.3f}x ({c['acc_vs_oracle']:+.2f} points); vs the [replay] default: "
+                 f"{c['vs_default']:.3f}x; vs the best CE in hindsight: {c['vs_best_ce']:.3f}x")
+    return lines
+
+
 def load_miro_json(results_dir: Path) -> dict[str, Any]:
     path = Path(results_dir) / "miro.json"
     if not path.is_file():
@@ -89,6 +105,8 @@ def tune(
     offline_grace: float = typer.Option(30.0, "--offline-grace", help="several phones: seconds a phone may be offline before its run waits for it"),
     use_vphone: bool = typer.Option(False, "--vphone", help="tune on a virtual phone started for this run"),
     set_: list[str] = typer.Option([], "--set", help="override a spec key, e.g. --set train.epochs=2 (repeatable)"),
+    compare: bool = typer.Option(False, "--compare", help="first run each configuration of the [miro] grid (and [replay]) "
+                                 "statically, then Miro; compare Miro with the oracle and the static default (report too)"),
 ) -> None:
     """Run an experiment with Miro tuning each task on the device; print the decisions and measurements.
     With several phones (--serial A --serial B, --all, device.serials in the spec) each phone tunes its own run, in parallel."""
@@ -107,6 +125,8 @@ def tune(
     device = None
     if not use_vphone and (serial or all_devices or connect or spec.device.serials or not spec.device.vphone):
         members = pool_opts.pool_members(serial, all_devices, adb_server, connect, spec.device.serials, spec.device.serial)
+        if len(members) > 1 and compare:
+            raise ConfigError("--compare runs on one phone (its runs must share the phone to be compared); pick one with --serial")
         if len(members) > 1:
             from pipeline.cli.run_cmds import run_on_pool
 
@@ -116,8 +136,11 @@ def tune(
         device = members[0].open(spec.device.profile)
     from pipeline.cli.run_cmds import print_report
 
-    results_dir = run_with_miro(spec_path, out, device=device, overrides=overrides, vphone=use_vphone)
+    results_dir = run_with_miro(spec_path, out, device=device, overrides=overrides, vphone=use_vphone, compare=compare)
     print_decisions(load_miro_json(results_dir))
+    if compare:
+        for line in comparison_lines(json.loads((results_dir / COMPARE_JSON).read_text())):
+            Console().print(line, highlight=False, markup=False)
     Console().print(f"results: {results_dir}")
     print_report(results_dir)
 

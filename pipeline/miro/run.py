@@ -76,18 +76,25 @@ def run_spec_with_miro(spec: ExperimentSpec, device: Any, out: Path | None = Non
 
 
 def run_with_miro(spec_path: str | Path, out: Path | None = None, *, device: Any = None,
-                  overrides: dict[str, Any] | None = None, console: Console | None = None, vphone: bool = False) -> Path:
+                  overrides: dict[str, Any] | None = None, console: Console | None = None, vphone: bool = False,
+                  compare: bool = False) -> Path:
     """Load ``spec_path`` (with dotted ``overrides``) and run it with Miro on ``device`` (or the spec's;
-    ``vphone``: a virtual phone started for this run)."""
+    ``vphone``: a virtual phone started for this run); ``compare``: the static runs of Miro's grid first
+    (``pipeline.miro.compare``). Miro's results folder."""
+    from pipeline.miro.compare import run_comparison
     from pipeline.recipe import run_spec
 
     spec = load_spec(spec_path, overrides)
     spec = replace(spec, miro=replace(spec.miro, enabled=True))
     out = Path(out) if out is not None else Path("results")
+
+    def go(dev: Any) -> Path:
+        return run_comparison(spec, dev, out) if compare else run_spec(spec, dev, out)
+
     if device is not None:
-        return run_spec(spec, device, out)
+        return go(device)
     from android_harness.device_choice import device_for
 
     with device_for(None if vphone else spec.device.serial or None, vphone or spec.device.vphone,
                     spec.device.vphone_preset) as dev:
-        return run_spec(spec, dev, out)
+        return go(dev)

@@ -96,6 +96,24 @@ def _header_table(header: list[tuple[str, str, str]]) -> str:
     return f"<h2>Run</h2><table class=header>{rows}</table>"
 
 
+def _compare_table(compare: dict[str, Any]) -> str:
+    """compare.json (``edgecl tune --compare``): each static run, Miro's, and the ratios."""
+    c = compare["comparison"]
+    marks = [(c["oracle"], "oracle (Miro's rule in hindsight)"), (c["best_ce"], "best CE"),
+             (c["default"], "chosen in advance ([replay])")]
+    def row(label: str, r: dict[str, Any], note: str) -> str:
+        return (f"<tr><th class=l>{_e(label)}</th><td>{r['class_il']:.2f} %</td><td>{r['energy_j']:.3f} J</td>"
+                f"<td>{r['ce']:.3f}</td><td class=l>{_e(note)}</td></tr>")
+    rows = [row(f"static {k}", r, ", ".join(v for kk, v in marks if kk == k)) for k, r in compare["statics"].items()]
+    m = compare["miro"]
+    rows.append(row("Miro", m, f"profiling {m['profiling_energy_j']:.3f} J; choices {' '.join(m['choices'])}"))
+    return ("<table><tr><th class=l>run</th><th>final class-IL</th><th>energy</th><th>CE (%/J)</th><th class=l></th></tr>"
+            + "".join(rows) + "</table>"
+            + f"<p>Miro's CE is {c['vs_oracle']:.3f}x the oracle's ({c['acc_vs_oracle']:+.2f} points of class-IL), "
+              f"{c['vs_default']:.3f}x the static default's and {c['vs_best_ce']:.3f}x the best CE in hindsight; "
+              f"profiling was {c['share']:.1%} of its energy.</p>")
+
+
 def render_html(data: ResultsData, figures: dict[str, str | None], csv_files: list[str], headline: dict[str, Any],
                 trace_json: str | None, header: list[tuple[str, str, str]] | None = None,
                 not_drawn: dict[str, str] | None = None) -> str:
@@ -128,6 +146,8 @@ def render_html(data: ResultsData, figures: dict[str, str | None], csv_files: li
         parts.append("<p class=missing id=not-drawn>Not drawn, because that part did not run: "
                      + "; ".join(f"{_e(dict(FIGURES)[k].split(' (')[0].lower())} ({_e(why)})" for k, why in not_drawn.items())
                      + ".</p>")
+    if data.compare:
+        parts.append(f"<h2>Miro against the static configurations{sim}</h2>" + _compare_table(data.compare))
     totals = phase_totals(data.energy_rows)
     if totals:
         parts.append(f"<h2>Energy per phase{sim}</h2><table>" + "".join(

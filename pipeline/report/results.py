@@ -55,6 +55,7 @@ class ResultsData:
     problems: list[str] = field(default_factory=list)
     spec: dict[str, Any] = field(default_factory=dict)        # spec.json: the resolved experiment spec
     manifest: dict[str, Any] = field(default_factory=dict)    # export/manifest.json
+    compare: dict[str, Any] | None = None                     # compare.json: Miro against the static runs
 
     @property
     def idle_w(self) -> float | None:
@@ -213,4 +214,5 @@ def load_results(results_dir: str | Path, allow_charging: bool | None = None) ->
             problems.append(f"session {s.session_id}: {s.trace_error}")
     return ResultsData(folder, simulated, env, summary, profile, sessions, accuracy, acc_source,
                        idle, idle_note, miro, problems, spec,
-                       _json(folder / "export" / "manifest.json", problems))
+                       _json(folder / "export" / "manifest.json", problems),
+                       _json(folder / "compare.json", problems) or None)
