@@ -137,7 +137,14 @@ def pool_states(members: Sequence[PoolMember]) -> dict[str, str]:
 
 
 def try_reconnect(member: PoolMember) -> bool:
-    """``adb connect`` a TCP phone that dropped off its server; False when it is not back (yet)."""
+    """``adb connect`` a TCP phone that dropped off its server, starting that server again first when it is
+    one of edgecl's own and died; False when the phone is not back (yet)."""
+    revive = reviver_for(member.server, member.serial)
+    if revive is not None and not member.server.is_up():
+        try:
+            revive()
+        except DeviceError:
+            return False
     if not member.reconnectable:
         return False
     try:

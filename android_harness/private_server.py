@@ -17,6 +17,7 @@ import json
 import os
 import signal
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 from typing import Callable, Iterable
@@ -154,10 +155,15 @@ def wait_online(server: ServerAddress, serial: str, timeout_s: float = ONLINE_TI
 
 def reviver_for(server: ServerAddress, serial: str | None = None,
                 base: Path | None = None) -> Callable[[], None] | None:
-    """For a phone reached through edgecl's own vphone server: what starts that server again when it died
-    and waits (up to ``ONLINE_TIMEOUT_S``) for ``serial`` to be back on it; None for any other server,
-    which edgecl never starts."""
-    if server.host not in LOOPBACK or _recorded_port(base) != server.port:
+    """For a phone reached through one of edgecl's own adb servers (the recorded vphone server, or a
+    command's ``OwnedServer``): what starts that server again when it died and waits (up to
+    ``ONLINE_TIMEOUT_S``) for ``serial`` to be back on it; None for any other server, which edgecl never
+    starts."""
+    if server.host not in LOOPBACK:
+        return None
+    if _owned_state(server.port).is_file():
+        return lambda: revive_owned(server, [serial] if serial is not None else [])
+    if _recorded_port(base) != server.port:
         return None
 
     def revive() -> None:
@@ -167,10 +173,45 @@ def reviver_for(server: ServerAddress, serial: str | None = None,
     return revive
 
 
+def _owned_state(port: int) -> Path:
+    """Where the ``OwnedServer`` on ``port`` records its pid: a per-user runtime folder (such a server lives as
+    long as its command), the same for every process of the command."""
+    root = Path(tempfile.gettempdir()) / f"edgecl-{os.getuid()}" / "adb-servers"
+    root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return root / f"{port}.json"
+
+
+def _owned_pid(port: int) -> int | None:
+    try:
+        return int(json.loads(_owned_state(port).read_text())["pid"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def revive_owned(server: ServerAddress, serials: Iterable[str]) -> None:
+    """The ``OwnedServer`` recorded on ``server``'s port started again when it died (one process does, under a
+    lock), then its ``serials`` connected to it (a phone another process's revival did not name too) and
+    waited for. Nothing is started once the server was stopped (its record gone), nor on a port another
+    process took meanwhile."""
+    path, serials = _owned_state(server.port), list(serials)
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        pid = _owned_pid(server.port)
+        if pid is None:
+            return
+        if not _is_our_server(pid, server.port):
+            if server.is_up():
+                return
+            proc = start_private_server(server.port)
+            write_text_atomic(path, json.dumps({"pid": proc.pid, "port": server.port}))
+    reconnect(server, serials)
+    for serial in serials:
+        wait_online(server, serial)
+
+
 class OwnedServer:
-    """A private adb server on a free loopback port that one command owns: nothing records it, ``stop``
-    kills it; ``reviver`` gives an ``Adb`` what starts it again on its port, with the command's phones
-    connected and online, when it died."""
+    """A private adb server on a free loopback port that one command owns: recorded for that command's
+    processes (``revive_owned`` starts it again on its port when it died), killed by ``stop``."""
 
     def __init__(self) -> None:
         from android_harness.vphone.manager import free_port
@@ -178,20 +219,31 @@ class OwnedServer:
         port = free_port()
         self.address = ServerAddress("127.0.0.1", port)
         self._proc: subprocess.Popen = start_private_server(port)
+        write_text_atomic(_owned_state(port), json.dumps({"pid": self._proc.pid, "port": port}))
 
     def reviver(self, serials: Callable[[], Iterable[str]]) -> Callable[[], None]:
         """What an ``Adb`` of this server runs when the server does not answer; ``serials``: the phones to
         reconnect (asked then: a fleet's phones come and go)."""
-        def revive() -> None:
-            if self._proc.poll() is None:
-                return                  # the server runs: the failure was a phone's, not the server's
-            self._proc = start_private_server(self.address.port)
-            phones = list(serials())
-            reconnect(self.address, phones)
-            for serial in phones:
-                wait_online(self.address, serial)
-        return revive
+        return lambda: revive_owned(self.address, serials())
+
+    @property
+    def pid(self) -> int | None:
+        """The server's pid now (a revived server has a new one)."""
+        return _owned_pid(self.address.port)
 
     def stop(self) -> None:
-        self._proc.kill()
+        """Kill the server (the one it started, and a revival if there was one) and drop its record."""
+        port, path = self.address.port, _owned_state(self.address.port)
+        with open(path.with_suffix(".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            pid = _owned_pid(port)
+            path.unlink(missing_ok=True)
+        if self._proc.poll() is None:
+            self._proc.kill()
         self._proc.wait(timeout=STOP_TIMEOUT_S)
+        if pid is not None and pid != self._proc.pid and _is_our_server(pid, port):   # a revival: not our child
+            os.kill(pid, signal.SIGKILL)
+            deadline = time.monotonic() + STOP_TIMEOUT_S
+            while _alive(pid) and time.monotonic() < deadline:
+                time.sleep(0.02)
+        path.with_suffix(".lock").unlink(missing_ok=True)      # a reviver still holding it finds no record

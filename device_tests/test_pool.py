@@ -177,6 +177,33 @@ def test_sweep_survives_a_phone_killed_mid_run(fleet: Fleet, tmp_path: Path, edg
     assert (again / "accuracy_matrix.csv").read_text() == (folder / moved["folder"] / "accuracy_matrix.csv").read_text()
 
 
+def test_a_sweep_starts_its_killed_adb_server_again_and_finishes(fleet: Fleet, tmp_path: Path) -> None:
+    """One of the fleet's two adb servers SIGKILLed with the sweep (scheduler and phone workers) frozen just
+    after a run's first task is recorded: whichever of the sweep's processes meets the dead server first
+    starts it again on its port with its phones, and every run completes once."""
+    spec = _spec(tmp_path)
+    out = tmp_path / "sweeps"
+    proc = _popen(_cli("sweep", str(spec), "--set", "train.lr=0.03,0.05", "--seeds", "0..1", "--all",
+                       "--out", str(out), "--name", "lostserver", fleet=fleet))
+    folder = out / "lostserver"
+    killed = fleet.owned[0].pid
+    try:
+        _wait("a run's first task recorded", lambda: next(folder.glob("runs/*/sessions/*-task0/task.json"), None), 300, proc)
+        assert killed is not None
+        with host_frozen(proc):
+            os.kill(killed, signal.SIGKILL)
+        output, _ = proc.communicate(timeout=900)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, output[-4000:]
+    assert "Traceback" not in output, output[-4000:]
+    _check_every_run_once(folder, _index(folder), 4)
+    assert fleet.owned[0].pid not in (None, killed)                      # a new server on the same port
+    assert set(pool_states(fleet.members()).values()) == {"device"}       # every phone back on it
+
+
 def _handed_over(fleet: Fleet, folder: Path, held: set[str], ended: set[str], any_task: set[str]) -> tuple[str, AndroidDevice, str] | None:
     """A running run on a phone not ``held`` whose session (not one of ``ended``) its phone's runner has
     (runner.pid is there): (phone key, device, session folder). A run's last session only on the phones in
