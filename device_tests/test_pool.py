@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
@@ -56,6 +57,18 @@ def _cli(*args: str, fleet: Fleet) -> list[str]:
 def _popen(cmd: list[str]) -> subprocess.Popen:
     return subprocess.Popen(cmd, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "200"},
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+@contextmanager
+def _sweep(cmd: list[str]) -> Iterator[subprocess.Popen]:
+    """The command running; killed (and reaped) if the block ends with it still running."""
+    proc = _popen(cmd)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 def _index(folder: Path) -> dict | None:
@@ -131,10 +144,9 @@ def test_a_remote_server_that_is_down_is_never_started(tmp_path: Path) -> None:
 def test_sweep_survives_a_phone_killed_mid_run(fleet: Fleet, tmp_path: Path, edgecl_home: Path) -> None:
     spec = _spec(tmp_path)
     out = tmp_path / "sweeps"
-    proc = _popen(_cli("sweep", str(spec), "--set", "train.lr=0.03,0.05", "--seeds", "0..5", "--all",
-                       "--offline-grace", "3", "--out", str(out), "--name", "pool12", fleet=fleet))
     folder = out / "pool12"
-    try:
+    with _sweep(_cli("sweep", str(spec), "--set", "train.lr=0.03,0.05", "--seeds", "0..5", "--all",
+                     "--offline-grace", "3", "--out", str(out), "--name", "pool12", fleet=fleet)) as proc:
         def in_second_task():
             idx = _index(folder)
             for r in (idx or {}).get("runs", []):
@@ -152,10 +164,6 @@ def test_sweep_survives_a_phone_killed_mid_run(fleet: Fleet, tmp_path: Path, edg
         time.sleep(5)
         fleet.restart(phone)                          # it rejoins the pool and takes runs again
         output, _ = proc.communicate(timeout=900)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert proc.returncode == 0, output[-4000:]
     index = _index(folder)
     _check_every_run_once(folder, index, 12)
@@ -183,20 +191,15 @@ def test_a_sweep_starts_its_killed_adb_server_again_and_finishes(fleet: Fleet, t
     starts it again on its port with its phones, and every run completes once."""
     spec = _spec(tmp_path)
     out = tmp_path / "sweeps"
-    proc = _popen(_cli("sweep", str(spec), "--set", "train.lr=0.03,0.05", "--seeds", "0..1", "--all",
-                       "--out", str(out), "--name", "lostserver", fleet=fleet))
     folder = out / "lostserver"
     killed = fleet.owned[0].pid
-    try:
+    assert killed is not None
+    with _sweep(_cli("sweep", str(spec), "--set", "train.lr=0.03,0.05", "--seeds", "0..1", "--all",
+                     "--out", str(out), "--name", "lostserver", fleet=fleet)) as proc:
         _wait("a run's first task recorded", lambda: next(folder.glob("runs/*/sessions/*-task0/task.json"), None), 300, proc)
-        assert killed is not None
         with host_frozen(proc):
             os.kill(killed, signal.SIGKILL)
         output, _ = proc.communicate(timeout=900)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert proc.returncode == 0, output[-4000:]
     assert "Traceback" not in output, output[-4000:]
     _check_every_run_once(folder, _index(folder), 4)
@@ -365,11 +368,10 @@ def test_a_phone_back_within_the_grace_keeps_its_run(fleet: Fleet, tmp_path: Pat
     spec = _spec(tmp_path)
     phone = 3
     # sessions of seconds (the spec's 2 epochs end in well under one), checkpointed every 20 steps
-    proc = _popen(_cli("sweep", str(spec), "--seeds", "0..1", "--serial", fleet.phones[phone].serial, "--offline-grace", "120",
-                       "--set", "train.epochs=200", "--set", "device.checkpoint_every=20",
-                       "--out", str(tmp_path / "sweeps"), "--name", "blip", fleet=fleet))
     folder = tmp_path / "sweeps" / "blip"
-    try:
+    with _sweep(_cli("sweep", str(spec), "--seeds", "0..1", "--serial", fleet.phones[phone].serial, "--offline-grace", "120",
+                     "--set", "train.epochs=200", "--set", "device.checkpoint_every=20",
+                     "--out", str(tmp_path / "sweeps"), "--name", "blip", fleet=fleet)) as proc:
         run = _wait("a run on the phone", lambda: next((r for r in (_index(folder) or {"runs": []})["runs"]
                                                         if r["state"] == "running" and r["attempts"][-1]["session"]), None), 300, proc)
         # kill while the runner trains the session (a session already over would be merely collected)
@@ -382,10 +384,6 @@ def test_a_phone_back_within_the_grace_keeps_its_run(fleet: Fleet, tmp_path: Pat
         time.sleep(3)
         fleet.restart(phone)
         output, _ = proc.communicate(timeout=600)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert proc.returncode == 0, output[-3000:]
     index = _index(folder)
     _check_every_run_once(folder, index, 2)
