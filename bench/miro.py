@@ -35,7 +35,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from miro_figures import compare, dataset_rows, markdown, proxy_choices
-from pipeline.miro.compare import RunFigures, run_figures
+from pipeline.miro.compare import RunFigures, run_figures, static_grid, static_spec
 from results_io import write_results_json, write_section
 
 ROOT = Path(__file__).resolve().parent
@@ -51,22 +51,10 @@ def load(name: str, seed: int, quick: bool):
     return spec
 
 
-def grid_of(spec) -> tuple[list[Any], Any]:
-    from pipeline.miro.candidates import Candidate, build_candidates
-
-    grid = build_candidates(spec.miro)
-    r = spec.replay
-    default = Candidate(r.em_size, r.sb_size, r.swap_ratio, r.swap_period)
-    if default not in grid:
-        grid.append(default)
-    return grid, default
-
-
 def run_one_dataset(name: str, seeds: list[int], quick: bool, device: Any, out: Path, bar: Progress, job: Any,
                     log: list[str]) -> tuple[list[dict[str, Any]], list[str]]:
     from pipeline.experiment import run_experiment
     from pipeline.miro.run import run_spec_with_miro
-    from pipeline.task_config import TaskConfig
 
     statics: dict[int, dict[str, RunFigures]] = {}
     miro: dict[int, RunFigures] = {}
@@ -74,13 +62,12 @@ def run_one_dataset(name: str, seeds: list[int], quick: bool, device: Any, out: 
     comps, notes = [], []
     for seed in seeds:
         spec = load(name, seed, quick)
-        grid, default = grid_of(spec)
+        grid, default = static_grid(spec)
         batch = spec.train.batch_size
         statics[seed] = {}
         for c in grid:
             bar.update(job, description=f"{name} seed {seed}: static {c.key}")
-            s = replace(spec, name=f"{name}-s{seed}-static-{c.key}", replay=c.to_task(TaskConfig.from_spec(spec)).replay,
-                        miro=replace(spec.miro, enabled=False))
+            s = static_spec(spec, c, f"{name}-s{seed}-static-{c.key}")
             statics[seed][c.key] = run_figures(run_experiment(s, device, out, progress=False), device.profile, batch)
             bar.advance(job)
         bar.update(job, description=f"{name} seed {seed}: miro")
@@ -109,7 +96,7 @@ def run_one_dataset(name: str, seeds: list[int], quick: bool, device: Any, out: 
                    f"CE {miro[seed].ce:.3f} = {comp.vs_oracle:.3f}x oracle, {comp.vs_default:.3f}x default, "
                    f"profiling {comp.share:.3f}")
         bar.console.print(log[-1])
-    _, default = grid_of(load(name, seeds[0], quick))
+    _, default = static_grid(load(name, seeds[0], quick))
     rows = dataset_rows(name, statics, default.key, miro, proxy, comps)
     notes += seed_notes(name, statics, miro, comps)
     return rows, notes
@@ -164,7 +151,7 @@ def main() -> None:
            "extrapolated to the task.")
     rows, notes, log = [], [], []
     t0 = time.perf_counter()
-    per_seed = {n: len(grid_of(s)[0]) + 2 for n, s in specs.items()}
+    per_seed = {n: len(static_grid(s)[0]) + 2 for n, s in specs.items()}
     with device_for(None, True, specs[args.datasets[0]].device.vphone_preset) as device:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=console) as bar:

@@ -79,7 +79,7 @@ def demo(
         with scoped_vphone(preset, console) as device:
             with console.status("exporting and building the device runner ..."):
                 warm.result()
-            results_dir = run_with_miro(spec, out, device=device, console=console)
+            results_dir = run_with_miro(spec, out, device=device)
         miro = load_miro_json(results_dir)
         console.print(overhead_line(miro))
         for line in energy_lines(json.loads((results_dir / "summary.json").read_text()), miro):

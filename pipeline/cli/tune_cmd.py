@@ -18,7 +18,7 @@ from rich.table import Table
 
 from pipeline.cli import pool_opts
 from pipeline.errors import ConfigError
-from pipeline.miro.compare import COMPARE_JSON
+from pipeline.miro.compare import COMPARE_JSON, roles
 
 
 def decisions_tables(miro: dict[str, Any]) -> list[Table | str]:
@@ -76,9 +76,9 @@ def print_decisions(miro: dict[str, Any], console: Console | None = None) -> Non
 def comparison_lines(compare: dict[str, Any]) -> list[str]:
     """compare.json in a few lines: each static run, Miro's, the ratios."""
     c, sim = compare["comparison"], " (simulated)" if compare.get("simulated") else ""
-    marks = [(c["oracle"], "oracle"), (c["best_ce"], "best CE"), (c["default"], "[replay] default")]
+    marks = roles(c)
     lines = [f"static {k}: class-IL {r['class_il']:.2f} %, {r['energy_j']:.3f} J{sim}, CE {r['ce']:.3f}"
-             + "".join(f" ({v})" for kk, v in marks if kk == k) for k, r in compare["statics"].items()]
+             + "".join(f" ({v})" for v in marks.get(k, [])) for k, r in compare["statics"].items()]
     m = compare["miro"]
     lines.append(f"miro: class-IL {m['class_il']:.2f} %, {m['energy_j']:.3f} J{sim} (profiling {m['profiling_energy_j']:.3f} J), "
                  f"CE {m['ce']:.3f}")

@@ -39,11 +39,11 @@ class RunFigures:
         return self.profiling_energy_j / self.energy_j if self.energy_j > 0 else 0.0
 
 
-def task_sessions(folder: Path, profile: Any, batch: int) -> tuple[float, list[float], int, set[str]]:
-    """(energy J, device windows, precise count, sources) of a run's task sessions, from summary.json's list."""
+def task_sessions(folder: Path, summary: dict[str, Any], profile: Any,
+                  batch: int) -> tuple[float, list[float], int, set[str]]:
+    """(energy J, device windows, precise count, sources) of a run's task sessions, from its summary.json's list."""
     from pipeline.profiling_session import measure_phase
 
-    summary = json.loads((folder / "summary.json").read_text())
     energy, windows, precise, sources = 0.0, [], 0, set()
     for t in summary["tasks"]:
         sf = folder / "sessions" / t["session_id"]
@@ -61,7 +61,7 @@ def task_sessions(folder: Path, profile: Any, batch: int) -> tuple[float, list[f
 def run_figures(folder: Path, profile: Any, batch: int, tuner: Any = None) -> RunFigures:
     """A run's figures; ``tuner`` (Miro's) adds its profiling sessions' measured energy."""
     summary = json.loads((folder / "summary.json").read_text())
-    energy, windows, precise, sources = task_sessions(folder, profile, batch)
+    energy, windows, precise, sources = task_sessions(folder, summary, profile, batch)
     fig = RunFigures(float(summary["metrics"]["class_il"]), energy, energy, windows=windows, precise=precise, sources=sources)
     if tuner is not None:
         runs = [m for d in tuner.decisions if d.search is not None for m in d.search.runs]
@@ -102,6 +102,36 @@ def compare_to_statics(statics: dict[str, RunFigures], default_key: str, miro: R
                       miro.ce / d, miro.profiling_share)
 
 
+def static_grid(spec: Any) -> tuple[list[Any], Any]:
+    """(every configuration the comparison runs statically, the ``[replay]`` default among them): the spec's
+    Miro grid, with the default added when the grid lacks it."""
+    from pipeline.miro.candidates import Candidate, build_candidates
+
+    grid = build_candidates(spec.miro)
+    r = spec.replay
+    default = Candidate(r.em_size, r.sb_size, r.swap_ratio, r.swap_period)
+    if default not in grid:
+        grid.append(default)
+    return grid, default
+
+
+def static_spec(spec: Any, candidate: Any, name: str) -> Any:
+    """``spec`` run statically at ``candidate`` (the same replay every task, Miro off), named ``name``."""
+    from pipeline.task_config import TaskConfig
+
+    return replace(spec, name=name, replay=candidate.to_task(TaskConfig.from_spec(spec)).replay,
+                   miro=replace(spec.miro, enabled=False))
+
+
+def roles(comparison: dict[str, Any]) -> dict[str, list[str]]:
+    """Each static run's roles in a comparison (``asdict(Comparison)``): oracle, best CE, the default."""
+    out: dict[str, list[str]] = {}
+    for key, role in ((comparison["oracle"], "oracle"), (comparison["best_ce"], "best CE"),
+                      (comparison["default"], "[replay] default")):
+        out.setdefault(key, []).append(role)
+    return out
+
+
 def _figures_json(fig: RunFigures, folder: Path) -> dict[str, Any]:
     return {"folder": str(folder), "class_il": fig.accuracy, "energy_j": fig.energy_j, "ce": fig.ce,
             "profiling_energy_j": fig.profiling_energy_j, "precise_sessions": fig.precise, "sessions": len(fig.windows),
@@ -109,27 +139,21 @@ def _figures_json(fig: RunFigures, folder: Path) -> dict[str, Any]:
 
 
 def run_comparison(spec: Any, device: Any, out: Path, progress: bool = True) -> Path:
-    """Every static configuration of ``spec``'s Miro grid (and its ``[replay]`` default) run statically, then
-    Miro; ``compare.json`` written into Miro's results folder, which is returned."""
+    """Miro's run of ``spec``, then every static configuration of its Miro grid (and its ``[replay]``
+    default); ``compare.json`` written into Miro's results folder, which is returned."""
     from rich.console import Console
 
     from android_harness.session import SessionDriver
     from pipeline.device_run import prepare_device_run
     from pipeline.errors import ConfigError
-    from pipeline.miro.candidates import Candidate, build_candidates
     from pipeline.miro.run import run_spec_with_miro
     from pipeline.recipe import run_spec
-    from pipeline.task_config import TaskConfig
 
     if spec.miro.start_task > spec.data.tasks:
         raise ConfigError(f"miro.start_task = {spec.miro.start_task}: after the last of the {spec.data.tasks} tasks, "
                           "so Miro would choose nothing to compare; lower it")
     console = Console(quiet=not progress)
-    grid = build_candidates(spec.miro)
-    r = spec.replay
-    default = Candidate(r.em_size, r.sb_size, r.swap_ratio, r.swap_period)
-    if default not in grid:
-        grid.append(default)
+    grid, default = static_grid(spec)
     batch, statics, folders = spec.train.batch_size, {}, {}
     # the phone's persistent runner started first, so no run is billed its start; Miro runs first, so what a
     # first session still pays once (the runner's first load of this program) is Miro's, not a static's
@@ -140,9 +164,7 @@ def run_comparison(spec: Any, device: Any, out: Path, progress: bool = True) -> 
     miro = run_figures(folder, device.profile, batch, tuner)
     for i, c in enumerate(grid, 1):
         console.print(f"[cyan]compare[/] static {i} of {len(grid)}: {c.key}" + (" (the \\[replay] default)" if c == default else ""))
-        static = replace(spec, name=f"{spec.name}-static-{c.key}", replay=c.to_task(TaskConfig.from_spec(spec)).replay,
-                         miro=replace(spec.miro, enabled=False))
-        folders[c.key] = run_spec(static, device, out, progress=progress)
+        folders[c.key] = run_spec(static_spec(spec, c, f"{spec.name}-static-{c.key}"), device, out, progress=progress)
         statics[c.key] = run_figures(folders[c.key], device.profile, batch)
     scoring = replace(tuner.scoring, eval_samples=tuner.decisions[-1].policy.scoring.eval_samples)
     comp = compare_to_statics(statics, default.key, miro, scoring)

@@ -76,8 +76,7 @@ def run_spec_with_miro(spec: ExperimentSpec, device: Any, out: Path | None = Non
 
 
 def run_with_miro(spec_path: str | Path, out: Path | None = None, *, device: Any = None,
-                  overrides: dict[str, Any] | None = None, console: Console | None = None, vphone: bool = False,
-                  compare: bool = False) -> Path:
+                  overrides: dict[str, Any] | None = None, vphone: bool = False, compare: bool = False) -> Path:
     """Load ``spec_path`` (with dotted ``overrides``) and run it with Miro on ``device`` (or the spec's;
     ``vphone``: a virtual phone started for this run); ``compare``: the static runs of Miro's grid first
     (``pipeline.miro.compare``). Miro's results folder."""

@@ -11,6 +11,7 @@ import html
 from typing import Any
 
 from pipeline.energy import EnergyRow, phase_totals
+from pipeline.miro.compare import roles
 from pipeline.report.results import ResultsData
 
 CSS = """
@@ -99,17 +100,17 @@ def _header_table(header: list[tuple[str, str, str]]) -> str:
 def _compare_table(compare: dict[str, Any]) -> str:
     """compare.json (``edgecl tune --compare``): each static run, Miro's, and the ratios."""
     c = compare["comparison"]
-    marks = [(c["oracle"], "oracle (Miro's rule in hindsight)"), (c["best_ce"], "best CE"),
-             (c["default"], "chosen in advance ([replay])")]
+    marks = roles(c)
     def row(label: str, r: dict[str, Any], note: str) -> str:
         return (f"<tr><th class=l>{_e(label)}</th><td>{r['class_il']:.2f} %</td><td>{r['energy_j']:.3f} J</td>"
                 f"<td>{r['ce']:.3f}</td><td class=l>{_e(note)}</td></tr>")
-    rows = [row(f"static {k}", r, ", ".join(v for kk, v in marks if kk == k)) for k, r in compare["statics"].items()]
+    rows = [row(f"static {k}", r, ", ".join(marks.get(k, []))) for k, r in compare["statics"].items()]
     m = compare["miro"]
     rows.append(row("Miro", m, f"profiling {m['profiling_energy_j']:.3f} J; choices {' '.join(m['choices'])}"))
     return ("<table><tr><th class=l>run</th><th>final class-IL</th><th>energy</th><th>CE (%/J)</th><th class=l></th></tr>"
             + "".join(rows) + "</table>"
-            + f"<p>Miro's CE is {c['vs_oracle']:.3f}x the oracle's ({c['acc_vs_oracle']:+.2f} points of class-IL), "
+            + f"<p>Miro's CE is {c['vs_oracle']:.3f}x the oracle's ({c['acc_vs_oracle']:+.2f} points of class-IL; the "
+              f"oracle is Miro's rule applied in hindsight to the static runs), "
               f"{c['vs_default']:.3f}x the static default's and {c['vs_best_ce']:.3f}x the best CE in hindsight; "
               f"profiling was {c['share']:.1%} of its energy.</p>")
 
