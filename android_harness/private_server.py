@@ -221,11 +221,6 @@ class OwnedServer:
         self._proc: subprocess.Popen = start_private_server(port)
         write_text_atomic(_owned_state(port), json.dumps({"pid": self._proc.pid, "port": port}))
 
-    def reviver(self, serials: Callable[[], Iterable[str]]) -> Callable[[], None]:
-        """What an ``Adb`` of this server runs when the server does not answer; ``serials``: the phones to
-        reconnect (asked then: a fleet's phones come and go)."""
-        return lambda: revive_owned(self.address, serials())
-
     @property
     def pid(self) -> int | None:
         """The server's pid now (a revived server has a new one)."""

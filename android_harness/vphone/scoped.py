@@ -11,7 +11,7 @@ from rich.console import Console
 
 from android_harness.adb import Adb
 from android_harness.android_device import AndroidDevice
-from android_harness.private_server import OwnedServer
+from android_harness.private_server import OwnedServer, reviver_for
 from android_harness.vphone.manager import remove_home, start, stop
 from android_harness.vphone.presets import DEFAULT_PRESET
 from android_harness.device.errors import EdgeclError
@@ -39,7 +39,7 @@ def scoped_vphone(preset: str = DEFAULT_PRESET, console: Console | None = None) 
             info = start(preset=preset, server=server)
         console.print(f"virtual phone {info.serial} up (pid {info.pid}, adb server on port {server.port}) [dim](simulated)[/]")
         serial = info.serial
-        device = AndroidDevice(Adb(serial, server, revive=owned.reviver(lambda: [serial])))
+        device = AndroidDevice(Adb(serial, server, revive=reviver_for(server, serial)))
         yield device
     finally:
         if info is not None:
