@@ -1,10 +1,13 @@
 """What the device tests that drive a whole ``edgecl run`` share: a small run's spec, the CLI's command
-line in this interpreter, and a wait for a condition with a generous bound (never a fixed sleep)."""
+line in this interpreter, a wait for a condition with a generous bound (never a fixed sleep), and the
+command's process never left running by a failed check."""
 from __future__ import annotations
 
+import subprocess
 import sys
 import time
-from typing import Callable, TypeVar
+from contextlib import contextmanager
+from typing import Callable, Iterator, TypeVar
 
 T = TypeVar("T")
 
@@ -43,3 +46,14 @@ def wait_for(what: str, check: Callable[[], T], seconds: float = 300.0) -> T:
         assert time.monotonic() < deadline, f"no {what} within {seconds:.0f} s"
         time.sleep(0.2)
     return got
+
+
+@contextmanager
+def reaped(proc: subprocess.Popen) -> Iterator[subprocess.Popen]:
+    """``proc`` for the block; killed and reaped if the block ends (a failed check) with it still running."""
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -102,7 +102,6 @@ def test_killed_runner_ends_the_stream_with_its_log(python_device: AndroidDevice
 CTRL_C_SPEC = small_run_spec("ctrlc")
 
 
-
 def _wait_for(what: str, check, proc: subprocess.Popen, seconds: float = 900.0):
     """Until ``check`` holds while ``proc`` (the run) goes on; the bound only catches a hang (the first run
     of a checkout builds the native runner first)."""

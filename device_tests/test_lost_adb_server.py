@@ -27,7 +27,7 @@ from android_harness.shell_quote import quote
 from android_harness.vphone.presets import PYTHON_PRESET
 from android_harness.vphone_fleet import descendants
 from device_tests._paused_runner import host_frozen
-from device_tests._small_run import small_run_spec, wait_for
+from device_tests._small_run import reaped, small_run_spec, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = small_run_spec("lostadb", epochs=40)
@@ -56,19 +56,14 @@ def _run_killing_server(tmp_path: Path, edgecl_home: Path, device_args: list[str
     spec.write_text(SPEC)
     out = tmp_path / "results"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "400", "EDGECL_HOME": str(edgecl_home)}
-    proc = subprocess.Popen([sys.executable, "-m", "pipeline.cli.app", "run", str(spec), *device_args, "--out", str(out)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
-    try:
+    with reaped(subprocess.Popen([sys.executable, "-m", "pipeline.cli.app", "run", str(spec), *device_args, "--out", str(out)],
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=ROOT)) as proc:
         record0 = wait_for("task 1 record", lambda: next(iter(out.glob("lostadb-*/sessions/*-task0/task.json")), None))
         folder = record0.parents[2]
         pid = server_pid(proc)
         with host_frozen(proc):
             os.kill(pid, signal.SIGKILL)
         text = proc.communicate(timeout=900)[0].decode()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert proc.returncode == 0, text
     assert "Traceback" not in text and "&&" not in text, text
     summary = json.loads((folder / "summary.json").read_text())
@@ -124,10 +119,10 @@ def test_a_push_cut_by_its_killed_adb_server_is_pushed_again(tmp_path: Path, edg
         final = device.storage_path("models", "bigexport", "blob.bin")
         state = f"if [ -f {quote(final)} ]; then echo final; elif [ -s {quote(final + TMP_SUFFIX)} ]; then echo pushing; else echo none; fi"
         env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "400", "EDGECL_HOME": str(edgecl_home)}
-        proc = subprocess.Popen([sys.executable, "-m", "pipeline.cli.app", "push", str(manifest), "--serial",
-                                 f"{info.serial}@{server}"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
         killed: list[int] = []
-        try:
+        with reaped(subprocess.Popen([sys.executable, "-m", "pipeline.cli.app", "push", str(manifest), "--serial",
+                                      f"{info.serial}@{server}"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     env=env, cwd=ROOT)) as proc:
             def killed_mid_push() -> bool:
                 """With the host frozen: the server killed if the push is under way (True), else nothing."""
                 with host_frozen(proc):
@@ -143,10 +138,6 @@ def test_a_push_cut_by_its_killed_adb_server_is_pushed_again(tmp_path: Path, edg
 
             wait_for("the push under way", killed_mid_push, seconds=120)
             text = proc.communicate(timeout=600)[0].decode()
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
         assert proc.returncode == 0, text
         assert "Traceback" not in text, text
         revived = running_server(edgecl_home)

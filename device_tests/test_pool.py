@@ -13,7 +13,6 @@ import signal
 import subprocess
 import sys
 import time
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
@@ -30,6 +29,7 @@ from pipeline.errors import DeviceError
 from pipeline.experiment import run_experiment
 
 from device_tests._paused_runner import continue_runner, host_frozen, pause_runner, signal_all
+from device_tests._small_run import reaped
 
 REPO = Path(__file__).resolve().parents[1]
 SPEC = (REPO / "tests" / "data" / "specs" / "pool_sweep.toml").read_text()   # shared with bench/pool.py
@@ -57,18 +57,6 @@ def _cli(*args: str, fleet: Fleet) -> list[str]:
 def _popen(cmd: list[str]) -> subprocess.Popen:
     return subprocess.Popen(cmd, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "200"},
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-
-
-@contextmanager
-def _sweep(cmd: list[str]) -> Iterator[subprocess.Popen]:
-    """The command running; killed (and reaped) if the block ends with it still running."""
-    proc = _popen(cmd)
-    try:
-        yield proc
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
 
 
 def _index(folder: Path) -> dict | None:
@@ -145,8 +133,8 @@ def test_sweep_survives_a_phone_killed_mid_run(fleet: Fleet, tmp_path: Path, edg
     spec = _spec(tmp_path)
     out = tmp_path / "sweeps"
     folder = out / "pool12"
-    with _sweep(_cli("sweep", str(spec), "--set", "train.lr=0.03,0.05", "--seeds", "0..5", "--all",
-                     "--offline-grace", "3", "--out", str(out), "--name", "pool12", fleet=fleet)) as proc:
+    with reaped(_popen(_cli("sweep", str(spec), "--set", "train.lr=0.03,0.05", "--seeds", "0..5", "--all",
+                            "--offline-grace", "3", "--out", str(out), "--name", "pool12", fleet=fleet))) as proc:
         def in_second_task():
             idx = _index(folder)
             for r in (idx or {}).get("runs", []):
@@ -194,8 +182,8 @@ def test_a_sweep_starts_its_killed_adb_server_again_and_finishes(fleet: Fleet, t
     folder = out / "lostserver"
     killed = fleet.owned[0].pid
     assert killed is not None
-    with _sweep(_cli("sweep", str(spec), "--set", "train.lr=0.03,0.05", "--seeds", "0..1", "--all",
-                     "--out", str(out), "--name", "lostserver", fleet=fleet)) as proc:
+    with reaped(_popen(_cli("sweep", str(spec), "--set", "train.lr=0.03,0.05", "--seeds", "0..1", "--all",
+                            "--out", str(out), "--name", "lostserver", fleet=fleet))) as proc:
         _wait("a run's first task recorded", lambda: next(folder.glob("runs/*/sessions/*-task0/task.json"), None), 300, proc)
         with host_frozen(proc):
             os.kill(killed, signal.SIGKILL)
@@ -369,9 +357,9 @@ def test_a_phone_back_within_the_grace_keeps_its_run(fleet: Fleet, tmp_path: Pat
     phone = 3
     # sessions of seconds (the spec's 2 epochs end in well under one), checkpointed every 20 steps
     folder = tmp_path / "sweeps" / "blip"
-    with _sweep(_cli("sweep", str(spec), "--seeds", "0..1", "--serial", fleet.phones[phone].serial, "--offline-grace", "120",
-                     "--set", "train.epochs=200", "--set", "device.checkpoint_every=20",
-                     "--out", str(tmp_path / "sweeps"), "--name", "blip", fleet=fleet)) as proc:
+    with reaped(_popen(_cli("sweep", str(spec), "--seeds", "0..1", "--serial", fleet.phones[phone].serial, "--offline-grace", "120",
+                            "--set", "train.epochs=200", "--set", "device.checkpoint_every=20",
+                            "--out", str(tmp_path / "sweeps"), "--name", "blip", fleet=fleet))) as proc:
         run = _wait("a run on the phone", lambda: next((r for r in (_index(folder) or {"runs": []})["runs"]
                                                         if r["state"] == "running" and r["attempts"][-1]["session"]), None), 300, proc)
         # kill while the runner trains the session (a session already over would be merely collected)

@@ -20,7 +20,7 @@ from android_harness.android_device import AndroidDevice
 from android_harness.vphone.manager import VphoneInfo
 from android_harness.vphone.sandbox import NSENTER
 from device_tests._paused_runner import continue_runner, held_between_sessions
-from device_tests._small_run import small_run_spec, wait_for
+from device_tests._small_run import reaped, small_run_spec, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = small_run_spec("rostorage")
@@ -81,8 +81,7 @@ def test_a_read_only_storage_is_one_clear_line_and_resume_finishes(python_device
     argv = [sys.executable, "-m", "pipeline.cli.app", "run", str(spec), "--serial", key, "--out", str(out),
             "--runtime", "ort", "--set", "train.epochs=60"]
     with ExitStack() as read_only:
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
-        try:
+        with reaped(subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=ROOT)) as proc:
             folder = wait_for("the results folder", lambda: next(out.glob("rostorage-*"), None))
             # the storage turns read-only while the run is held between two sessions: the next session's start
             # meets it on the phone
@@ -93,9 +92,6 @@ def test_a_read_only_storage_is_one_clear_line_and_resume_finishes(python_device
                     continue_runner(device, held.pid)
             record0 = folder / "sessions" / f"{folder.name}-task{held.task}" / "task.json"
             text = proc.communicate(timeout=900)[0].decode()
-        finally:
-            if proc.poll() is None:
-                proc.kill()
     assert proc.returncode == 1, text
     assert "Traceback" not in text and "&&" not in text and "exit 1" not in text, text
     errors = [line for line in text.splitlines() if line.startswith("error:")]
