@@ -16,7 +16,8 @@ Figures, medians of per-round values, x86_64 build, 1 thread:
   ``edgecl-runner bench-step --sparse on|off --mask-sparsity S`` when the runner has those flags (rows
   left out, and said so, when it has not);
 - energy per task on a virtual phone (SIMULATED: its power model follows CPU time) from ``edgecl run``
-  of one spec dense and with SparCL (``--energy-spec``, default experiments/split-digits-sparcl.toml).
+  of one spec dense and with SparCL (``--energy-spec`` and ``--energy-set``, default
+  experiments/split-fmnist-sparcl.toml with small_cnn at sparsity 0.9): training and whole-session joules.
 
 Run: ``python bench/sparcl_device.py [--models small_cnn,cnn1d,resnet18_reduced] [--rounds 2] [--epochs 3]
 [--no-energy]``; ``--render`` rewrites the RESULTS.md section from the json.
@@ -46,7 +47,8 @@ MODELS = ("small_cnn", "cnn1d", "resnet18_reduced")
 GOAL_STEP = {"u90": "<= 0.50", "u95": "<= 0.33", "s90": "<= 0.25"}
 GOAL_OVERHEAD = "<= 1.10"
 GOAL_RSS = "<= 0.6"
-ENERGY_SPEC = ROOT / "experiments" / "split-digits-sparcl.toml"
+ENERGY_SPEC = ROOT / "experiments" / "split-fmnist-sparcl.toml"
+ENERGY_SETS = ("model.kind=small_cnn", "sparcl.sparsity=0.9")
 
 
 @dataclass(frozen=True)
@@ -185,24 +187,29 @@ def measure(model: str, binary: Path, work: Path, rounds: int, epochs: int) -> t
     return rows, reported
 
 
-def energy_rows(spec: Path, work: Path) -> list[dict]:
-    """``edgecl run`` of ``spec`` dense and with SparCL on an x86_64 virtual phone; energy per task (SIMULATED)."""
+def energy_rows(spec: Path, sets: list[str], work: Path) -> list[dict]:
+    """``edgecl run`` of ``spec`` (with ``sets``) dense and with SparCL on an x86_64 virtual phone; training
+    and session energy per task (SIMULATED)."""
     rows, per_task = [], {}
+    overrides = [a for s in sets for a in ("--set", s)]
     for kind, enabled in (("dense", "false"), ("sparcl", "true")):
         out = work / f"energy-{kind}"
         cmd = [sys.executable, "-m", "pipeline.cli.app", "run", str(spec), "--vphone", "--out", str(out),
-               "--set", "device.vphone_preset=pixel7-x86_64", "--set", f"sparcl.enabled={enabled}"]
+               "--set", "device.vphone_preset=pixel7-x86_64", *overrides, "--set", f"sparcl.enabled={enabled}"]
         proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
         if proc.returncode:
             raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
-        summary = json.loads(next(out.glob("*/summary.json")).read_text())
-        tasks = summary["tasks"]
-        per_task[kind] = [t["training_j"] for t in tasks]
-        rows.append({"name": f"energy/{kind}", "metric": "training_energy_per_task_j_simulated",
-                     "value": round(statistics.mean(per_task[kind]), 4), "unit": "J", "goal": None,
-                     "per_task": [round(v, 4) for v in per_task[kind]], "seconds_per_task": [t["seconds"] for t in tasks]})
-    rows.append({"name": "energy/sparcl_vs_dense", "metric": "training_energy_per_task_ratio_simulated",
-                 "value": round(sum(per_task["sparcl"]) / sum(per_task["dense"]), 3), "unit": "x", "goal": None})
+        tasks = json.loads(next(out.glob("*/summary.json")).read_text())["tasks"]
+        for metric, field in (("training_energy_per_task_j_simulated", "training_j"),
+                              ("session_energy_per_task_j_simulated", "energy_j")):
+            per_task[kind, metric] = [t[field] for t in tasks]
+            rows.append({"name": f"energy/{kind}", "metric": metric, "value": round(statistics.mean(per_task[kind, metric]), 4),
+                         "unit": "J", "goal": None, "per_task": [round(v, 4) for v in per_task[kind, metric]],
+                         "seconds_per_task": [t["seconds"] for t in tasks]})
+    for metric in ("training_energy_per_task_j_simulated", "session_energy_per_task_j_simulated"):
+        rows.append({"name": "energy/sparcl_vs_dense", "metric": metric.replace("_j_", "_ratio_"),
+                     "value": round(sum(per_task["sparcl", metric]) / sum(per_task["dense", metric]), 3), "unit": "x",
+                     "goal": None})
     return rows
 
 
@@ -246,11 +253,16 @@ def markdown(command: str, rows: list[dict], env: str, layers_reported: bool, en
             lines.append(f"| {r['name']} | {r['density']:.3f} | {r['metric'].split('_')[1]} | {r['value']:.2f} | "
                          f"{'' if d is None else format(d['value'], '.2f')} |")
     if energy_spec:
-        e = {k: by[(f"energy/{k}", "training_energy_per_task_j_simulated")] for k in ("dense", "sparcl")}
-        ratio = v("energy/sparcl_vs_dense", "training_energy_per_task_ratio_simulated")
+        def energy(kind: str, what: str) -> float:
+            return by[(f"energy/{kind}", f"{what}_energy_per_task_j_simulated")]["value"]
+
         lines += ["", f"Energy per task, SIMULATED (virtual phone pixel7-x86_64, power model driven by CPU time), "
-                  f"`edgecl run {energy_spec}` dense (`--set sparcl.enabled=false`) and with SparCL: training "
-                  f"{e['dense']['value']:.3f} J vs {e['sparcl']['value']:.3f} J per task, SparCL / dense {ratio:.3f}."]
+                  f"`{energy_spec}` dense (`--set sparcl.enabled=false`) and with SparCL: training "
+                  f"{energy('dense', 'training'):.3f} J vs {energy('sparcl', 'training'):.3f} J per task, SparCL / dense "
+                  f"{v('energy/sparcl_vs_dense', 'training_energy_per_task_ratio_simulated'):.3f}; whole session "
+                  f"(loading, training, evaluation) {energy('dense', 'session'):.3f} J vs {energy('sparcl', 'session'):.3f} J, "
+                  f"{v('energy/sparcl_vs_dense', 'session_energy_per_task_ratio_simulated'):.3f}. SparCL's rows include "
+                  "DDR's removal of 30% of each task's data."]
     lines += ["", "Steps are timed by the runner's own step profile (EDGECL_PROFILE) in the same processes; ratios are "
               "medians of per-round ratios. SparCL = TDM + DDR + DGM with the reference recipe's schedule, no swap on "
               "either side; its first TDM update moves the export's random masks to the session's sparsity."]
@@ -263,6 +275,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--epochs", type=int, default=3)
     ap.add_argument("--energy-spec", type=Path, default=ENERGY_SPEC)
+    ap.add_argument("--energy-set", action="append", default=None, metavar="KEY=VALUE",
+                    help=f"spec overrides for the energy runs (default: {' '.join(ENERGY_SETS)})")
     ap.add_argument("--no-energy", action="store_true")
     ap.add_argument("--render", action="store_true", help="rewrite the RESULTS.md section from the json, measure nothing")
     args = ap.parse_args()
@@ -284,8 +298,10 @@ def main() -> None:
     try:
         if not args.no_energy:  # first: the longest single step, and the one a missing piece fails
             print("energy: edgecl run on a virtual phone, dense then SparCL", flush=True)
-            rows += energy_rows(args.energy_spec, work)
-            energy_spec = str(args.energy_spec.resolve().relative_to(ROOT))
+            sets = list(ENERGY_SETS) if args.energy_set is None else args.energy_set
+            rows += energy_rows(args.energy_spec, sets, work)
+            energy_spec = " ".join(["edgecl run", str(args.energy_spec.resolve().relative_to(ROOT)),
+                                    *(f"--set {s}" for s in sets)])
         for model in [m for m in args.models.split(",") if m]:
             print(f"{model}: {args.rounds} rounds", flush=True)
             model_rows, model_reported = measure(model, binary, work, args.rounds, args.epochs)

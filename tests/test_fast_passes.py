@@ -20,6 +20,7 @@ from pipeline.export.passes import (
     AddmmAsMmAdd,
     ConvToMatmul,
     DedupeSubexpressions,
+    EvalConvToMatmul,
     MaxPoolAsSelect,
     ReluBackwardAsMul,
     TransposeCancel,
@@ -161,6 +162,21 @@ def test_conv_pass_removes_convolutions_and_keeps_outputs(kind, shape):
     assert after["aten.convolution.default"] == 0 and after["aten.convolution_backward.default"] == 0
     assert after["aten.bmm.default"] > 0
     assert_close(run(result.graph, x, y), before)
+
+
+@pytest.mark.parametrize("kind,shape", [("small_cnn", (1, 8, 8)), ("resnet18_reduced", (3, 8, 8)),
+                                        ("cnn1d", (3, 16))])
+def test_eval_conv_pass_removes_the_eval_programs_convolutions_and_keeps_its_logits(kind, shape):
+    """The forward-only program (as exported, not yet decomposed) gets the same im2col + bmm rewrite."""
+    model, x, _ = tiny(kind, shape)
+    model.eval()
+    ep = export(model, (x,), strict=False)
+    before = ep.module()(x).detach()
+    result = EvalConvToMatmul()(ep)
+    assert result.modified and "rewritten" in result.detail and result.graph.graph_signature.backward_signature is None
+    after = ops(result.graph)
+    assert after["aten.convolution.default"] == 0 and after["aten.bmm.default"] > 0
+    assert_close([result.graph.module()(x).detach()], [before])
 
 
 def test_conv_pass_leaves_depthwise_convolutions_and_says_so():

@@ -42,6 +42,7 @@ def test_exports_with_the_fast_passes_and_trains_like_eager(tmp_path, name, shap
     records = {r["name"]: r for r in manifest["passes"]}
     convs = name not in ("FlatMLP",)
     assert records["conv_im2col"]["modified"] == convs, records["conv_im2col"]
+    assert records["conv_im2col_eval"]["modified"] == convs, records["conv_im2col_eval"]
     assert backend.masks, "the zoo models have maskable layers"
 
 

@@ -2,7 +2,7 @@
 
 ``torch.export.export`` -> ``_export_forward_backward(ep, joint_loss_index=0)`` -> passes
 (``et_joint``) -> ``to_edge`` -> passes (``et_edge``) -> ``to_executorch`` -> every operator checked
-against the device runtime's (``operator_check``). The joint program's
+against the device runtime's (``operator_check``); the eval program takes the ``et_eval`` passes. The joint program's
 outputs are [loss, logits, norm stats, gradients..., parameters...] (ExecuTorch's training
 convention); the eval program takes x, parameters, running stats and masks as inputs.
 """
@@ -94,6 +94,7 @@ def export_executorch(wrapper: torch.nn.Module, eval_wrapper: torch.nn.Module, e
         eval_ep = export(eval_wrapper, eval_example, strict=False)
     except Exception as exc:
         raise ExportError(f"torch.export of the eval program failed: {type(exc).__name__}: {exc}") from exc
+    eval_ep = passes.run("et_eval", eval_ep)
     eval_bytes = _to_pte(eval_ep, None, "eval", operators, lambda: _decomposed(eval_ep))
     paths = []
     for name, blob in ((TRAIN_FILE, train_bytes), (EVAL_FILE, eval_bytes)):

@@ -1,4 +1,5 @@
-"""Rewrite convolutions of the joint training graph (forward and backward) onto batched matmuls.
+"""Rewrite convolutions of the joint training graph (forward and backward), and of the eval graph,
+onto batched matmuls.
 
 The portable ``convolution`` and ``convolution_backward`` kernels were ~95% of an ExecuTorch
 training step (bench/RESULTS.md). This pass decomposes both, for 1-D and 2-D convolutions
@@ -91,3 +92,16 @@ class ConvToMatmul:
         if left:
             detail += f"; {len(left)} left on portable kernels (grouped/depthwise/transposed)"
         return PassResult(ep, True, detail)
+
+
+class EvalConvToMatmul(ConvToMatmul):
+    """The same rewrite on the forward-only eval program, decomposed first as the joint one is: left on
+    the portable ``convolution`` kernel, an evaluation batch cost ~40 training steps of the same model."""
+
+    name = "conv_im2col_eval"
+    stage = "et_eval"
+
+    def __call__(self, ep: torch.export.ExportedProgram) -> PassResult:
+        from torch._decomp import core_aten_decompositions
+
+        return super().__call__(ep.run_decompositions(core_aten_decompositions()))
