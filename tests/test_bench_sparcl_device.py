@@ -43,10 +43,12 @@ def test_per_layer_figures_and_energy_appear_when_measured(device) -> None:
                                           "dense_gflop": 4.0, "gflops_nonzero": 0.8}]}]
     extra = device.layer_rows("m", device.SETTINGS[1], on, off)
     assert [(r["metric"], r["value"]) for r in extra] == [("gflops_sparse_kernel_nonzero", 2.5), ("gflops_dense_kernel", 8.0)]
-    energy = [{"name": f"energy/{k}", "metric": "training_energy_per_task_j_simulated", "value": v, "unit": "J", "goal": None}
-              for k, v in (("dense", 2.0), ("sparcl", 1.0))]
-    energy.append({"name": "energy/sparcl_vs_dense", "metric": "training_energy_per_task_ratio_simulated", "value": 0.5,
-                   "unit": "x", "goal": None})
+    energy = [{"name": f"energy/{k}", "metric": f"{what}_energy_per_task_j_simulated", "value": v * scale, "unit": "J",
+               "goal": None}
+              for what, scale in (("training", 1.0), ("session", 3.0)) for k, v in (("dense", 2.0), ("sparcl", 1.0))]
+    energy += [{"name": "energy/sparcl_vs_dense", "metric": f"{what}_energy_per_task_ratio_simulated", "value": 0.5,
+                "unit": "x", "goal": None} for what in ("training", "session")]
     text = device.markdown("cmd", rows(device, 0.45, 0.5) + extra + energy, "env", True, "spec.toml")
     assert "| m/u90/conv/forward | 0.100 | sparse | 2.50 | 8.00 |" in text
     assert "SIMULATED" in text and "2.000 J vs 1.000 J per task, SparCL / dense 0.500" in text
+    assert "whole session (loading, training, evaluation) 6.000 J vs 3.000 J, 0.500" in text
