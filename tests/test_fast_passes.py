@@ -167,10 +167,12 @@ def test_conv_pass_removes_convolutions_and_keeps_outputs(kind, shape):
 @pytest.mark.parametrize("kind,shape", [("small_cnn", (1, 8, 8)), ("resnet18_reduced", (3, 8, 8)),
                                         ("cnn1d", (3, 16))])
 def test_eval_conv_pass_removes_the_eval_programs_convolutions_and_keeps_its_logits(kind, shape):
-    """The forward-only program (as exported, not yet decomposed) gets the same im2col + bmm rewrite."""
+    """The forward-only program (decomposed, as the exporter hands it over) gets the same im2col + bmm rewrite."""
+    from torch._decomp import core_aten_decompositions
+
     model, x, _ = tiny(kind, shape)
     model.eval()
-    ep = export(model, (x,), strict=False)
+    ep = export(model, (x,), strict=False).run_decompositions(core_aten_decompositions())
     before = ep.module()(x).detach()
     result = EvalConvToMatmul()(ep)
     assert result.modified and "rewritten" in result.detail and result.graph.graph_signature.backward_signature is None

@@ -2,7 +2,8 @@
 
 - Bits: every shipped SparCL experiment spec's program (its initial TDM masks) and a convolutional
   model at high and channel sparsity train STEPS steps with the sparse products and with the dense
-  ones: losses, final parameters and eval logits byte-identical.
+  ones: losses, final parameters and eval logits byte-identical (the eval program's products run
+  sparse too, and are counted).
 - arm64 (under qemu; its timings mean nothing): the convolutional cases' sparse runs are byte-identical
   to x86_64's, so the phone's sparse kernels (no AVX2 gathers there) round as the host's do.
 - No silent fallback: every masked layer's products are found (forward, weight gradient and, past
@@ -97,6 +98,14 @@ def _check(runner: Path, folder: Path, req, root: Path, arm64: bool = False) -> 
             assert calls >= STEPS and (p["sparse_calls"] if chose_dense else p["dense_calls"]) == 0, (layer["name"], p)
     for layer in dense["sparse"]["layers"]:
         assert all(p["sparse_calls"] == 0 and p["dense_calls"] >= STEPS for p in layer["products"])
+    for on, run in ((True, sparse), (False, dense)):   # the eval program's forward products, after training
+        assert [layer["name"] for layer in run["sparse"]["eval_layers"]] == [layer["name"] for layer in layers]
+        for layer in run["sparse"]["eval_layers"]:
+            assert [p["role"] for p in layer["products"]] == ["forward"], (layer["name"], layer["products"])
+            p = layer["products"][0]
+            chose_dense = not on or (not p["rectangular"] and p["density"] > CROSSOVER["forward"])
+            calls, other = (p["dense_calls"], p["sparse_calls"]) if chose_dense else (p["sparse_calls"], p["dense_calls"])
+            assert calls >= 1 and other == 0, (layer["name"], p)
 
 
 @pytest.mark.parametrize("spec_path", sparcl_specs(), ids=lambda p: p.stem)

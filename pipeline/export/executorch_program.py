@@ -91,11 +91,11 @@ def export_executorch(wrapper: torch.nn.Module, eval_wrapper: torch.nn.Module, e
 
     train_bytes = _to_pte(joint, passes, "training", operators, training_forward)
     try:
-        eval_ep = export(eval_wrapper, eval_example, strict=False)
+        eval_ep = _decomposed(export(eval_wrapper, eval_example, strict=False))
     except Exception as exc:
         raise ExportError(f"torch.export of the eval program failed: {type(exc).__name__}: {exc}") from exc
     eval_ep = passes.run("et_eval", eval_ep)
-    eval_bytes = _to_pte(eval_ep, None, "eval", operators, lambda: _decomposed(eval_ep))
+    eval_bytes = _to_pte(eval_ep, None, "eval", operators, lambda: eval_ep)
     paths = []
     for name, blob in ((TRAIN_FILE, train_bytes), (EVAL_FILE, eval_bytes)):
         (out_dir / name).write_bytes(blob)

@@ -5,7 +5,7 @@ A pass is any object with ``name``, ``stage`` and ``__call__(graph) -> PassResul
 object a pass of that stage receives and returns:
 
 - ``et_joint``: ``torch.export.ExportedProgram`` of the joint forward+backward program
-- ``et_eval``: ``torch.export.ExportedProgram`` of the forward-only eval program
+- ``et_eval``: ``torch.export.ExportedProgram`` of the forward-only eval program, decomposed as the joint one is
 - ``et_edge``: ``executorch.exir.EdgeProgramManager`` (after ``to_edge``, before ``to_executorch``)
 - ``onnx_model``: ``onnx.ModelProto`` exported from the training wrapper (before ORT artifacts)
 - ``ort_eval``: ``onnx.ModelProto`` of the generated ORT eval model
@@ -99,7 +99,7 @@ def _fast(class_name: str) -> Callable[[], GraphPass]:
 
 # Speed passes (bench/RESULTS.md has the per-op profile behind each), constructed per export.
 FAST_PASSES: list[Callable[[], GraphPass]] = [_fast(name) for name in (
-    "MaxPoolAsSelect", "ConvToMatmul", "EvalConvToMatmul", "ReluBackwardAsMul", "AddmmAsMmAdd", "TransposeCancel", "DedupeSubexpressions", "CopiesAsViews")]
+    "MaxPoolAsSelect", "ConvToMatmul", "EvalConvToMatmul", "ReluBackwardAsMul", "AddmmAsMmAdd", "EvalAddmmAsMmAdd", "TransposeCancel", "DedupeSubexpressions", "CopiesAsViews")]
 
 
 def default_passes(spec: Any = None, *, decompose_maxpool_backward: bool = True) -> list[GraphPass]:

@@ -20,7 +20,7 @@ from models import ModelArgs, build_model, maskable_layers, model_names
 from models.user_model import is_user_kind, source_digest
 from pipeline.errors import ConfigError, ExportError
 
-EXPORT_VERSION = 2  # bump when the exported program changes for the same request
+EXPORT_VERSION = 3  # bump when the exported program changes for the same request
 
 
 @dataclass

@@ -343,7 +343,10 @@ int cmd_steps(std::vector<std::string> args) {
     if (!w.ok()) return fail(w);
   }
   edgecl::OrderedJson done = {{"steps", k}, {"final_loss", losses.back()}};
-  if (sparse >= 0) done["sparse"] = {{"enabled", sparse == 1}, {"layers", edgecl::sparse_layers_json(p.sparse_report())}};
+  if (sparse >= 0) {
+    done["sparse"] = {{"enabled", sparse == 1}, {"layers", edgecl::sparse_layers_json(p.sparse_report())},
+                      {"eval_layers", edgecl::sparse_layers_json(p.eval_sparse_report())}};
+  }
   std::cout << done.dump() << "\n";
   return 0;
 }

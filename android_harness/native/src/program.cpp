@@ -92,6 +92,25 @@ std::string model_name(std::string_view fqn) {
   return name.rfind(kModelPrefix, 0) == 0 ? name.substr(std::strlen(kModelPrefix)) : name;
 }
 
+/// The sparse plan of `method`, whose mask inputs are `mask_inputs` (the signature's spec list).
+Result<std::unique_ptr<SparsePlan>> plan_of(et::runtime::Result<et::runtime::Method*> method, const Signature& sig,
+                                            const std::vector<TensorSpec>& mask_inputs, const std::string& path) {
+  if (!method.ok()) return from_et(method.error(), path + ": no method");
+  const auto* inputs = method.get()->serialization_plan()->inputs();
+  std::vector<int> mask_values;
+  for (const auto& name : sig.mask_names) {
+    const std::string input = Signature::mask_input_name(name);
+    const int at = Signature::find(mask_inputs, input);
+    if (at < 0 || static_cast<uint32_t>(at) >= inputs->size()) {
+      return Error(ErrorCode::InvalidProgram, path + ": no input '" + input + "' for the mask of " + name);
+    }
+    mask_values.push_back(inputs->Get(static_cast<uint32_t>(at)));
+  }
+  auto plan = SparsePlan::build(*method.get(), sig.mask_names, mask_values);
+  if (!plan.ok()) return plan.error().with_context(path);
+  return plan;
+}
+
 }  // namespace
 
 struct Program::Impl {
@@ -110,8 +129,8 @@ struct Program::Impl {
   std::vector<MutableTensorRef> masks, buffers;
   std::vector<std::vector<float>> owned;  // storage of masks and buffers
   std::vector<float> eval_x;  // one padded batch
-  std::unique_ptr<SparsePlan> sparse;
-  bool sparse_dirty = true, full_weight_grad = true;
+  std::unique_ptr<SparsePlan> sparse, eval_sparse;
+  bool sparse_dirty = true, eval_sparse_dirty = true, full_weight_grad = true;
   std::vector<const float*> grad_masks, built_masks;  // the mask inputs the patterns come from
 
   Error load_state(const std::string& npz_path);
@@ -313,25 +332,24 @@ Error Program::forward_backward(const std::vector<InputTensor>& inputs) {
 
 Error Program::set_sparse(bool on) {
   Impl& s = *impl_;
+  const Signature& sig = s.manifest.signature;
   if (!s.sparse) {
-    auto method = s.train->method(kMethod);
-    if (!method.ok()) return from_et(method.error(), s.train_path + ": no method");
-    const Signature& sig = s.manifest.signature;
-    const auto* inputs = method.get()->serialization_plan()->inputs();
-    std::vector<int> mask_values;
-    for (const auto& name : sig.mask_names) {
-      mask_values.push_back(inputs->Get(Signature::find(sig.inputs, Signature::mask_input_name(name))));
-    }
-    auto plan = SparsePlan::build(*method.get(), sig.mask_names, mask_values);
-    if (!plan.ok()) return plan.error().with_context(s.train_path);
+    auto plan = plan_of(s.train->method(kMethod), sig, sig.inputs, s.train_path);
+    if (!plan.ok()) return plan.error();
     s.sparse = std::move(plan.get());
   }
+  if (!s.eval_sparse) {
+    auto plan = plan_of(s.eval->method(kMethod), sig, sig.eval_inputs, s.eval_path);
+    if (!plan.ok()) return plan.error();
+    s.eval_sparse = std::move(plan.get());
+  }
   s.sparse->set_enabled(on);
-  s.sparse_dirty = true;
+  s.eval_sparse->set_enabled(on);
+  s.sparse_dirty = s.eval_sparse_dirty = true;
   return Error();
 }
 
-void Program::masks_changed() { impl_->sparse_dirty = true; }
+void Program::masks_changed() { impl_->sparse_dirty = impl_->eval_sparse_dirty = true; }
 
 void Program::set_grad_masks(std::vector<const float*> grad_masks) {
   impl_->grad_masks = std::move(grad_masks);
@@ -347,10 +365,16 @@ std::vector<LayerReport> Program::sparse_report() const {
   return impl_->sparse ? impl_->sparse->report() : std::vector<LayerReport>{};
 }
 
+std::vector<LayerReport> Program::eval_sparse_report() const {
+  return impl_->eval_sparse ? impl_->eval_sparse->report() : std::vector<LayerReport>{};
+}
+
 void Program::reset_sparse_stats(bool timed) {
-  if (!impl_->sparse) return;
-  impl_->sparse->reset_stats();
-  impl_->sparse->set_timed(timed);
+  for (SparsePlan* plan : {impl_->sparse.get(), impl_->eval_sparse.get()}) {
+    if (plan == nullptr) continue;
+    plan->reset_stats();
+    plan->set_timed(timed);
+  }
 }
 
 float Program::loss() const { return impl_->outputs.empty() ? 0.0f : output(0).data[0]; }
@@ -378,6 +402,12 @@ Error Program::eval(const float* x, int rows, float* logits_out) {
   const size_t classes = static_cast<size_t>(sig.num_classes);
   if (rows < 0 || (rows > 0 && (x == nullptr || logits_out == nullptr))) {
     return Error(ErrorCode::InvalidArgument, "eval: rows must be >= 0 with x and logits_out given");
+  }
+  if (s.eval_sparse && s.eval_sparse_dirty) {
+    std::vector<const float*> masks;
+    for (const auto& m : s.masks) masks.push_back(m.data);
+    s.eval_sparse->rebuild(masks, {});
+    s.eval_sparse_dirty = false;
   }
   for (size_t start = 0; start < static_cast<size_t>(rows); start += batch) {
     const size_t n = std::min(batch, static_cast<size_t>(rows) - start);

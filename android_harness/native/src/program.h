@@ -81,12 +81,13 @@ class Program final {
   const std::vector<MutableTensorRef>& buffers() const;
 
   /// Sparse execution of the masked layers' matrix products (src/sparse_plan.h): forward, input
-  /// gradient and weight gradient, bit-identical to the dense kernels (the weight gradient's
-  /// unused entries are +0 where the dense path gives +-0). Off by default. The first call walks
-  /// the program; `on = false` keeps the products on the dense kernels, still counted.
+  /// gradient and weight gradient, and eval()'s forward, bit-identical to the dense kernels (the
+  /// weight gradient's unused entries are +0 where the dense path gives +-0). Off by default. The
+  /// first call walks both programs; `on = false` keeps the products on the dense kernels, still counted.
   Error set_sparse(bool on);
-  /// The weight masks changed (TDM): the sparse patterns are rebuilt before the next step. Without
-  /// this call a step reuses the last patterns, so a caller that changes masks() must make it.
+  /// The weight masks changed (TDM): the sparse patterns are rebuilt before the next step and the
+  /// next eval. Without this call they reuse the last patterns, so a caller that changes masks()
+  /// must make it.
   void masks_changed();
   /// DGM's gradient masks, one per masked layer in mask_names order (empty: none); the caller
   /// keeps them alive and calls this again when they change.
@@ -96,6 +97,8 @@ class Program final {
   void need_full_weight_grad(bool full);
   /// Per masked layer, its products' densities, kernels and counters (empty before set_sparse).
   std::vector<LayerReport> sparse_report() const;
+  /// The same for eval()'s products (each layer's forward).
+  std::vector<LayerReport> eval_sparse_report() const;
   void reset_sparse_stats(bool timed);
 
   /// Logits of `rows` samples (x: rows * sample size floats, row-major) with the eval program and

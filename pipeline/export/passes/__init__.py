@@ -1,5 +1,5 @@
 """Graph passes, one per file; registered in ``pipeline.export.pass_manager.default_passes``."""
-from pipeline.export.passes.addmm_as_mm import AddmmAsMmAdd
+from pipeline.export.passes.addmm_as_mm import AddmmAsMmAdd, EvalAddmmAsMmAdd
 from pipeline.export.passes.conv_im2col import ConvToMatmul, EvalConvToMatmul
 from pipeline.export.passes.copies_as_views import CopiesAsViews
 from pipeline.export.passes.decompose_maxpool_backward import DecomposeMaxPoolBackward
@@ -11,4 +11,4 @@ from pipeline.export.passes.relu_backward_mask import ReluBackwardAsMul
 from pipeline.export.passes.torch_adamw_mode import TorchAdamWMode
 from pipeline.export.passes.transpose_cancel import TransposeCancel
 
-__all__ = ["AddmmAsMmAdd", "ConvToMatmul", "EvalConvToMatmul", "CopiesAsViews", "DecomposeMaxPoolBackward", "DedupeSubexpressions", "ReluBackwardAsMul", "FixBatchNormEval", "MaxPoolAsSelect", "RejectUnsupportedLayers", "TorchAdamWMode", "TransposeCancel"]
+__all__ = ["AddmmAsMmAdd", "EvalAddmmAsMmAdd", "ConvToMatmul", "EvalConvToMatmul", "CopiesAsViews", "DecomposeMaxPoolBackward", "DedupeSubexpressions", "ReluBackwardAsMul", "FixBatchNormEval", "MaxPoolAsSelect", "RejectUnsupportedLayers", "TorchAdamWMode", "TransposeCancel"]

@@ -36,3 +36,10 @@ class AddmmAsMmAdd:
             return PassResult(ep, False)
         ep.graph_module.recompile()
         return PassResult(ep, True, f"{count} addmm node(s) rewritten")
+
+
+class EvalAddmmAsMmAdd(AddmmAsMmAdd):
+    """The same rewrite on the eval program, whose ``mm`` the native runner can then run sparse."""
+
+    name = "addmm_as_mm_eval"
+    stage = "et_eval"

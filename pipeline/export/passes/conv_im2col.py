@@ -94,14 +94,10 @@ class ConvToMatmul:
         return PassResult(ep, True, detail)
 
 
+
 class EvalConvToMatmul(ConvToMatmul):
-    """The same rewrite on the forward-only eval program, decomposed first as the joint one is: left on
-    the portable ``convolution`` kernel, an evaluation batch cost ~40 training steps of the same model."""
+    """The same rewrite on the forward-only eval program: left on the portable ``convolution`` kernel,
+    an evaluation batch cost ~40 training steps of the same model."""
 
     name = "conv_im2col_eval"
     stage = "et_eval"
-
-    def __call__(self, ep: torch.export.ExportedProgram) -> PassResult:
-        from torch._decomp import core_aten_decompositions
-
-        return super().__call__(ep.run_decompositions(core_aten_decompositions()))
