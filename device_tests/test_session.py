@@ -21,6 +21,7 @@ from pipeline.device_run import prepare_device_run
 from pipeline.experiment import run_experiment
 from tests._host_conformance import assert_conforms_to_host, run_sessions
 from android_harness.vphone.presets import PYTHON_PRESET
+from device_tests._paused_runner import pause_runner
 
 TOLERANCE_POINTS = 2.0
 
@@ -123,7 +124,7 @@ def test_a_killed_runner_is_relaunched_and_resumes(device: AndroidDevice) -> Non
     checkpoint; the event sequence continues without a gap and the run completes."""
     from pipeline.errors import SessionError
 
-    spec = split_digits(epochs=60)
+    spec = split_digits(epochs=200)
     spec.data.tasks = 1
     run = prepare_device_run(spec, device, "relaunch", runtime="ort", progress=False)
     ss = run.session_spec(f"relaunch-{int(time.time())}", [0])
@@ -136,7 +137,9 @@ def test_a_killed_runner_is_relaunched_and_resumes(device: AndroidDevice) -> Non
         assert p.alive and p.result is None and time.monotonic() < deadline, \
             f"no checkpoint before the session ended or 300 s passed: alive={p.alive} result={p.result} events={handle.events[-5:]}"
         time.sleep(0.2)
-    device.shell(f"kill -9 {handle.pid}")
+    pid, ended = pause_runner(device, handle.remote_dir)   # held mid-session: the kill cannot come after its end
+    assert pid == handle.pid and not ended, f"the session ended before its runner was paused: {handle.events[-3:]}"
+    device.shell(f"kill -9 {pid}")
     with pytest.raises(SessionError, match="died"):
         driver.stream(handle, progress=False)
     driver.relaunch(handle)
