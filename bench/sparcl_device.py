@@ -49,6 +49,7 @@ GOAL_OVERHEAD = "<= 1.10"
 GOAL_RSS = "<= 0.6"
 ENERGY_SPEC = ROOT / "experiments" / "split-fmnist-sparcl.toml"
 ENERGY_SETS = ("model.kind=small_cnn", "sparcl.sparsity=0.9")
+ENERGY_FIELDS = {"training": "training_j", "session": "energy_j"}   # per-task fields of summary.json
 
 
 @dataclass(frozen=True)
@@ -200,15 +201,15 @@ def energy_rows(spec: Path, sets: list[str], work: Path) -> list[dict]:
         if proc.returncode:
             raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
         tasks = json.loads(next(out.glob("*/summary.json")).read_text())["tasks"]
-        for metric, field in (("training_energy_per_task_j_simulated", "training_j"),
-                              ("session_energy_per_task_j_simulated", "energy_j")):
-            per_task[kind, metric] = [t[field] for t in tasks]
-            rows.append({"name": f"energy/{kind}", "metric": metric, "value": round(statistics.mean(per_task[kind, metric]), 4),
-                         "unit": "J", "goal": None, "per_task": [round(v, 4) for v in per_task[kind, metric]],
+        for what, field in ENERGY_FIELDS.items():
+            per_task[kind, what] = [t[field] for t in tasks]
+            rows.append({"name": f"energy/{kind}", "metric": f"{what}_energy_per_task_j_simulated",
+                         "value": round(statistics.mean(per_task[kind, what]), 4), "unit": "J", "goal": None,
+                         "per_task": [round(v, 4) for v in per_task[kind, what]],
                          "seconds_per_task": [t["seconds"] for t in tasks]})
-    for metric in ("training_energy_per_task_j_simulated", "session_energy_per_task_j_simulated"):
-        rows.append({"name": "energy/sparcl_vs_dense", "metric": metric.replace("_j_", "_ratio_"),
-                     "value": round(sum(per_task["sparcl", metric]) / sum(per_task["dense", metric]), 3), "unit": "x",
+    for what in ENERGY_FIELDS:
+        rows.append({"name": "energy/sparcl_vs_dense", "metric": f"{what}_energy_per_task_ratio_simulated",
+                     "value": round(sum(per_task["sparcl", what]) / sum(per_task["dense", what]), 3), "unit": "x",
                      "goal": None})
     return rows
 

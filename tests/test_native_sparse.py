@@ -92,20 +92,27 @@ def _check(runner: Path, folder: Path, req, root: Path, arm64: bool = False) -> 
         want = {"forward", "weight_grad"} | (set() if i == 0 else {"input_grad"})  # no gradient for the input
         assert want <= set(roles), f"{layer['name']}: products found {roles}"
         for p in layer["products"]:
-            chose_dense = not p["rectangular"] and p["density"] > CROSSOVER[p["role"]]
-            assert p["kernel"] == ("dense" if chose_dense else "sparse"), (layer["name"], p)
-            calls = p["dense_calls"] if chose_dense else p["sparse_calls"]
-            assert calls >= STEPS and (p["sparse_calls"] if chose_dense else p["dense_calls"]) == 0, (layer["name"], p)
+            assert p["kernel"] == ("dense" if _chose_dense(p, True) else "sparse"), (layer["name"], p)
+            _assert_ran_on_its_kernel(p, True, STEPS, layer["name"])
     for layer in dense["sparse"]["layers"]:
-        assert all(p["sparse_calls"] == 0 and p["dense_calls"] >= STEPS for p in layer["products"])
+        for p in layer["products"]:
+            _assert_ran_on_its_kernel(p, False, STEPS, layer["name"])
     for on, run in ((True, sparse), (False, dense)):   # the eval program's forward products, after training
         assert [layer["name"] for layer in run["sparse"]["eval_layers"]] == [layer["name"] for layer in layers]
         for layer in run["sparse"]["eval_layers"]:
             assert [p["role"] for p in layer["products"]] == ["forward"], (layer["name"], layer["products"])
-            p = layer["products"][0]
-            chose_dense = not on or (not p["rectangular"] and p["density"] > CROSSOVER["forward"])
-            calls, other = (p["dense_calls"], p["sparse_calls"]) if chose_dense else (p["sparse_calls"], p["dense_calls"])
-            assert calls >= 1 and other == 0, (layer["name"], p)
+            _assert_ran_on_its_kernel(layer["products"][0], on, 1, layer["name"])
+
+
+def _chose_dense(p: dict, on: bool) -> bool:
+    """Whether product ``p`` runs on the dense kernel with sparse execution ``on``: off, or denser than its crossover."""
+    return not on or (not p["rectangular"] and p["density"] > CROSSOVER[p["role"]])
+
+
+def _assert_ran_on_its_kernel(p: dict, on: bool, calls: int, layer: str) -> None:
+    """At least ``calls`` calls of ``p``, every one on the kernel ``_chose_dense`` picks."""
+    ran, other = (p["dense_calls"], p["sparse_calls"]) if _chose_dense(p, on) else (p["sparse_calls"], p["dense_calls"])
+    assert ran >= calls and other == 0, (layer, p)
 
 
 @pytest.mark.parametrize("spec_path", sparcl_specs(), ids=lambda p: p.stem)

@@ -2,9 +2,9 @@
 
 ``torch.export.export`` -> ``_export_forward_backward(ep, joint_loss_index=0)`` -> passes
 (``et_joint``) -> ``to_edge`` -> passes (``et_edge``) -> ``to_executorch`` -> every operator checked
-against the device runtime's (``operator_check``); the eval program takes the ``et_eval`` passes. The joint program's
-outputs are [loss, logits, norm stats, gradients..., parameters...] (ExecuTorch's training
-convention); the eval program takes x, parameters, running stats and masks as inputs.
+against the device runtime's (``operator_check``); the eval program, decomposed, takes the ``et_eval``
+passes. The joint program's outputs are [loss, logits, norm stats, gradients..., parameters...]
+(ExecuTorch's training convention); the eval program takes x, parameters, running stats and masks as inputs.
 """
 from __future__ import annotations
 

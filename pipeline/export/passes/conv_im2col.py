@@ -94,7 +94,6 @@ class ConvToMatmul:
         return PassResult(ep, True, detail)
 
 
-
 class EvalConvToMatmul(ConvToMatmul):
     """The same rewrite on the forward-only eval program: left on the portable ``convolution`` kernel,
     an evaluation batch cost ~40 training steps of the same model."""
