@@ -81,6 +81,15 @@ def test_each_checkout_compiles_in_its_own_work_folder(monkeypatch, tmp_path) ->
     assert work_dir("arm64-v8a") != there
 
 
+def test_a_copied_edgecl_home_compiles_afresh(monkeypatch, tmp_path) -> None:
+    """Dependency files name their objects by absolute path: in a copy of EDGECL_HOME they would name the
+    original's objects, and make would keep the copy's stale ones whatever header changed."""
+    here = work_dir("x86_64")
+    monkeypatch.setenv("EDGECL_HOME", str(tmp_path / "copied-home"))
+    there = work_dir("x86_64")
+    assert there.name != here.name and there.name.startswith("x86_64-")
+
+
 def test_missing_toolchain_names_the_debian_package(monkeypatch, tmp_path) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))  # no compilers at all
     with pytest.raises(ToolchainMissing, match=r"install the Debian package (make|g\+\+-aarch64-linux-gnu)"):

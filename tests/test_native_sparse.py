@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 STEPS = 6
 ABI = "x86_64"
 # the dense kernel above these densities (android_harness/native/src/sparse_plan.h)
-CROSSOVER = {"forward": 0.45, "input_grad": 0.3, "weight_grad": 0.06}
+CROSSOVER = {"forward": 0.45, "input_grad": 0.3, "weight_grad": 0.15}
 
 
 def sparcl_specs() -> list[Path]:

@@ -148,9 +148,12 @@ def _run_make(abi: str, args: list[str], log_path: Path, show_progress: bool) ->
 
 def work_dir(abi: str) -> Path:
     """The incremental object folder of ``abi`` for this source tree. Objects and their dependency files
-    name sources by absolute path, so two checkouts (clones, worktrees) sharing one EDGECL_HOME each keep
-    their own: a shared one would let make take another tree's newer objects as up to date."""
-    tree = hashlib.sha256(str(ROOT.resolve()).encode()).hexdigest()[:12]
+    name sources and themselves by absolute path, so two checkouts (clones, worktrees) sharing one
+    EDGECL_HOME each keep their own (a shared one would let make take another tree's newer objects as up
+    to date), and a copied or moved EDGECL_HOME starts afresh (its dependency files name the old objects,
+    which make would then never rebuild)."""
+    where = f"{ROOT.resolve()}\0{native_root().resolve()}"
+    tree = hashlib.sha256(where.encode()).hexdigest()[:12]
     return native_root() / "work" / f"{abi}-{tree}"
 
 

@@ -65,17 +65,15 @@ void spmm_left_csr(float* z, const float* vals, int64_t vi, int64_t vk, const in
   }
 }
 
-/// 8 * NV entries of row i: out[e] = sum over k ascending of a[i, k] * bt[col[e], k] (bt = b
-/// transposed, so each entry reads one contiguous stream), the accumulators in registers.
+/// Entries e of 8 * NV accumulators: sum[e] continues with a[k] * s[e][k] for k in [k0, k1)
+/// ascending (a read at stride `as`, each stream s[e] contiguous), in registers.
 template <int NV>
-__attribute__((always_inline)) inline void sddmm_block(float* out, const float* ai, const int32_t* col, const float* bt,
-                                                       int64_t n) {
+__attribute__((always_inline)) inline void sddmm_block(float* sum, const float* a, int64_t as, const float* const* s,
+                                                       int64_t k0, int64_t k1) {
   vec8 acc[NV];
-  const float* s[8 * NV];
-  for (int v = 0; v < NV; ++v) acc[v] = vec8{};
-  for (int e = 0; e < 8 * NV; ++e) s[e] = bt + static_cast<int64_t>(col[e]) * n;
-  for (int64_t k = 0; k < n; ++k) {
-    const float av = ai[k];
+  for (int v = 0; v < NV; ++v) acc[v] = load8(sum + 8 * v);
+  for (int64_t k = k0; k < k1; ++k) {
+    const float av = a[k * as];
 #pragma GCC unroll 8
     for (int v = 0; v < NV; ++v) {
       const float* const* c = s + 8 * v;
@@ -83,74 +81,95 @@ __attribute__((always_inline)) inline void sddmm_block(float* out, const float* 
       acc[v] += av * g;
     }
   }
-  for (int v = 0; v < NV; ++v) store8(out + 8 * v, acc[v]);
+  for (int v = 0; v < NV; ++v) store8(sum + 8 * v, acc[v]);
 }
 
 #if defined(__x86_64__)
-/// sddmm_block with AVX2 gathers: lane e of `idx` is stream e's offset in floats (col[e] * n).
-template <int NV>
-__attribute__((target("avx2"), always_inline)) inline void sddmm_block_avx2(float* out, const float* ai,
-                                                                           const int32_t* idx, const float* src,
-                                                                           int64_t n) {
-  __m256 acc[NV];
-  __m256i off[NV];
-  for (int v = 0; v < NV; ++v) {
-    acc[v] = _mm256_setzero_ps();
-    off[v] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx + 8 * v));
+/// Four k of eight streams as four vectors, lane e = stream e at k + q: the streams' halves loaded
+/// into the two 128-bit lanes (one insert each, no lane-crossing shuffle), then a 4 x 4 transpose
+/// within each lane.
+__attribute__((target("avx2"), always_inline)) inline void columns4(__m256 r[4], const float* const* s, int64_t k) {
+  __m256 t[4];
+  for (int e = 0; e < 4; ++e) {
+    t[e] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(s[e] + k)), _mm_loadu_ps(s[e + 4] + k), 1);
   }
-  for (int64_t k = 0; k < n; ++k) {
-    const __m256 av = _mm256_set1_ps(ai[k]);
-    for (int v = 0; v < NV; ++v) {
-      acc[v] = _mm256_add_ps(acc[v], _mm256_mul_ps(av, _mm256_i32gather_ps(src + k, off[v], 4)));
-    }
-  }
-  for (int v = 0; v < NV; ++v) _mm256_storeu_ps(out + 8 * v, acc[v]);
+  const __m256 u0 = _mm256_unpacklo_ps(t[0], t[1]), u1 = _mm256_unpackhi_ps(t[0], t[1]);
+  const __m256 u2 = _mm256_unpacklo_ps(t[2], t[3]), u3 = _mm256_unpackhi_ps(t[2], t[3]);
+  r[0] = _mm256_shuffle_ps(u0, u2, 0x44);
+  r[1] = _mm256_shuffle_ps(u0, u2, 0xEE);
+  r[2] = _mm256_shuffle_ps(u1, u3, 0x44);
+  r[3] = _mm256_shuffle_ps(u1, u3, 0xEE);
 }
 
-__attribute__((target("avx2"))) void sddmm_row_avx2(float* out, int64_t stride, const int32_t* col, int64_t cnt,
-                                                    const float* ai, const float* src, int64_t n) {
-  int32_t idx[32];
-  float got[32];
-  for (int64_t e0 = 0; e0 < cnt; e0 += 32) {
-    const int64_t c = std::min<int64_t>(32, cnt - e0);
-    for (int64_t e = 0; e < 32; ++e) idx[e] = col[e0 + std::min(e, c - 1)] * static_cast<int32_t>(n);
-    switch ((c + 7) / 8) {
-      case 4: sddmm_block_avx2<4>(got, ai, idx, src, n); break;
-      case 3: sddmm_block_avx2<3>(got, ai, idx, src, n); break;
-      case 2: sddmm_block_avx2<2>(got, ai, idx, src, n); break;
-      default: sddmm_block_avx2<1>(got, ai, idx, src, n); break;
+/// sddmm_block on AVX2: four k at a time from contiguous loads of the streams (columns4), added
+/// in order.
+template <int NV>
+__attribute__((target("avx2"), always_inline)) inline void sddmm_block_avx2(float* sum, const float* a, int64_t as,
+                                                                           const float* const* s, int64_t k0,
+                                                                           int64_t k1) {
+  __m256 acc[NV];
+  for (int v = 0; v < NV; ++v) acc[v] = _mm256_loadu_ps(sum + 8 * v);
+  int64_t k = k0;
+  for (; k + 4 <= k1; k += 4) {
+    for (int v = 0; v < NV; ++v) {
+      __m256 t[4];
+      columns4(t, s + 8 * v, k);
+      for (int q = 0; q < 4; ++q) acc[v] = _mm256_add_ps(acc[v], _mm256_mul_ps(_mm256_broadcast_ss(a + (k + q) * as), t[q]));
     }
-    for (int64_t e = 0; e < c; ++e) out[col[e0 + e] * stride] = got[e];
+  }
+  for (; k < k1; ++k) {
+    const __m256 av = _mm256_broadcast_ss(a + k * as);
+    for (int v = 0; v < NV; ++v) {
+      const float* const* c = s + 8 * v;
+      const __m256 g = _mm256_setr_ps(c[0][k], c[1][k], c[2][k], c[3][k], c[4][k], c[5][k], c[6][k], c[7][k]);
+      acc[v] = _mm256_add_ps(acc[v], _mm256_mul_ps(av, g));
+    }
+  }
+  for (int v = 0; v < NV; ++v) _mm256_storeu_ps(sum + 8 * v, acc[v]);
+}
+
+__attribute__((target("avx2"))) void sddmm_group_avx2(float* sum, const float* a, int64_t as, const float* const* s,
+                                                      int64_t k0, int64_t k1, bool sixteen) {
+  if (sixteen) {
+    sddmm_block_avx2<2>(sum, a, as, s, k0, k1);
+  } else {
+    sddmm_block_avx2<1>(sum, a, as, s, k0, k1);
   }
 }
 
 const bool kHasAvx2 = __builtin_cpu_supports("avx2");
 #endif
 
-/// One row (or, transposed, one column) of the sampled product: out[col[e] * stride] = the dot
-/// product over k ascending of `ai` and stream col[e] of `src` (rows of n), 16 entries at a time.
+/// 8 or 16 entries' sums continued over k in [k0, k1), on AVX2 where the CPU has it.
+void sddmm_group(float* sum, const float* a, int64_t as, const float* const* s, int64_t k0, int64_t k1, bool sixteen) {
 #if defined(__x86_64__)
-__attribute__((target_clones("avx2", "default")))
-#endif
-void sddmm_row(float* out, int64_t stride, const int32_t* col, int64_t cnt, const float* ai, const float* src,
-               int64_t n, int64_t streams) {
-#if defined(__x86_64__)
-  if (kHasAvx2 && streams * n < INT32_MAX) {
-    sddmm_row_avx2(out, stride, col, cnt, ai, src, n);
+  if (kHasAvx2) {
+    sddmm_group_avx2(sum, a, as, s, k0, k1, sixteen);
     return;
   }
 #endif
-  int32_t idx[16];
-  float got[16];
+  if (sixteen) {
+    sddmm_block<2>(sum, a, as, s, k0, k1);
+  } else {
+    sddmm_block<1>(sum, a, as, s, k0, k1);
+  }
+}
+
+/// One row (or, transposed, one column) of the sampled product, k in [k0, k1): out[col[e] * stride]
+/// continues its sum over k ascending of a[k * as] * src[col[e] * n + k], 16 entries at a time.
+void sddmm_row(float* out, int64_t stride, const int32_t* col, int64_t cnt, const float* a, int64_t as,
+               const float* src, int64_t n, int64_t k0, int64_t k1) {
+  const float* s[16];
+  float sum[16];
   for (int64_t e0 = 0; e0 < cnt; e0 += 16) {
     const int64_t c = std::min<int64_t>(16, cnt - e0);
-    for (int64_t e = 0; e < 16; ++e) idx[e] = col[e0 + std::min(e, c - 1)];
-    if (c > 8) {
-      sddmm_block<2>(got, ai, idx, src, n);
-    } else {
-      sddmm_block<1>(got, ai, idx, src, n);
+    for (int64_t e = 0; e < 16; ++e) {
+      const int64_t live = col[e0 + std::min(e, c - 1)];
+      s[e] = src + live * n;
+      sum[e] = out[live * stride];
     }
-    for (int64_t e = 0; e < c; ++e) out[col[e0 + e] * stride] = got[e];
+    sddmm_group(sum, a, as, s, k0, k1, c > 8);
+    for (int64_t e = 0; e < c; ++e) out[col[e0 + e] * stride] = sum[e];
   }
 }
 
@@ -174,6 +193,9 @@ thread_local std::vector<float> scratch_a, scratch_b, scratch_z;
 /// thinner ones are faster on the CSR kernels (measured: bench-step's per-product GFLOP/s).
 constexpr int64_t kMinRows = 6;
 constexpr int64_t kMinCols = 16;
+/// The sampled product reads its streams in slices of this many bytes in all, to stay in L2
+/// (measured with bench-step's per-product GFLOP/s on a 2 MB L2).
+constexpr int64_t kSddmmStreamBytes = 1024 * 1024;
 
 }  // namespace
 
@@ -299,20 +321,35 @@ void sddmm(float* z, const float* a, const float* b, const SparsePattern& pz, in
     return;
   }
   std::fill(z, z + m * p, 0.0f);
+  // One operand row (or column) is shared by the entries of its row (column) of z; the other side's
+  // rows (columns) are each entry's stream. By row needs b transposed; it pays only where a
+  // outgrows the cache slice and z's rows fill the vectors (8 entries or more), measured.
+  const bool by_row = pz.nnz() >= 8 * m && static_cast<int64_t>(sizeof(float)) * m * n > kSddmmStreamBytes;
+  // k runs in passes that keep the streams' slices in cache; each pass continues the entries' sums
+  // from z in the same order.
+  const int64_t bytes = static_cast<int64_t>(sizeof(float)) * (by_row ? p : m) * n;
+  const int64_t passes = (bytes + kSddmmStreamBytes - 1) / kSddmmStreamBytes;
+  const int64_t kc = std::max<int64_t>(4, (n + passes - 1) / passes + 3) / 4 * 4;
+  if (!by_row) {  // by column: each column of b, read down its stride, shared by the column's entries
+    for (int64_t k0 = 0; k0 < n; k0 += kc) {
+      const int64_t k1 = std::min(n, k0 + kc);
+      for (int64_t j = 0; j < p; ++j) {
+        const int64_t e0 = pz.t_row_ptr[j], cnt = pz.t_row_ptr[j + 1] - e0;
+        if (cnt > 0) sddmm_row(z + j, p, pz.t_col.data() + e0, cnt, b + j, p, a, n, k0, k1);
+      }
+    }
+    return;
+  }
   scratch_b.resize(static_cast<size_t>(n * p));  // b transposed: its columns as contiguous streams
   for (int64_t k = 0; k < n; ++k) {
     for (int64_t j = 0; j < p; ++j) scratch_b[j * n + k] = b[k * p + j];
   }
-  if (m >= p) {  // by column: more entries share one vector operand (a column of b)
-    for (int64_t j = 0; j < p; ++j) {
-      const int64_t e0 = pz.t_row_ptr[j], cnt = pz.t_row_ptr[j + 1] - e0;
-      if (cnt > 0) sddmm_row(z + j, p, pz.t_col.data() + e0, cnt, scratch_b.data() + j * n, a, n, m);
+  for (int64_t k0 = 0; k0 < n; k0 += kc) {
+    const int64_t k1 = std::min(n, k0 + kc);
+    for (int64_t i = 0; i < m; ++i) {
+      const int64_t e0 = pz.row_ptr[i], cnt = pz.row_ptr[i + 1] - e0;
+      if (cnt > 0) sddmm_row(z + i * p, 1, pz.col.data() + e0, cnt, a + i * n, 1, scratch_b.data(), n, k0, k1);
     }
-    return;
-  }
-  for (int64_t i = 0; i < m; ++i) {
-    const int64_t e0 = pz.row_ptr[i], cnt = pz.row_ptr[i + 1] - e0;
-    if (cnt > 0) sddmm_row(z + i * p, 1, pz.col.data() + e0, cnt, a + i * n, scratch_b.data(), n, p);
   }
 }
 

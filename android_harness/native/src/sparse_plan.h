@@ -27,7 +27,7 @@ namespace edgecl {
 /// figures on the programs' shapes; a rectangular pattern always runs compacted).
 constexpr double kLeftCrossover = 0.45;
 constexpr double kRightCrossover = 0.3;
-constexpr double kOutputCrossover = 0.06;
+constexpr double kOutputCrossover = 0.15;
 
 /// One product's figures: role "forward" | "input_grad" | "weight_grad".
 struct ProductReport {
