@@ -26,7 +26,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from android_harness.android_device import AndroidDevice
 from android_harness.device.session_spec import SessionSpec
 from android_harness.runner_choice import RunnerChoice, default_runner
-from android_harness.shell_quote import detached, quote
+from android_harness import session_scripts as scripts
+from android_harness.session_scripts import OUT_MARK
+from android_harness.shell_quote import join
 from android_harness.errors import READ_ONLY, AdbError, DeviceError, SessionError
 from android_harness.link import RECONNECT_TIMEOUT_S, through_drops
 
@@ -42,7 +44,6 @@ POLL_S = 0.5
 END_GRACE_S = 3.0        # after result.json (or the runner's exit), time for its last events to appear
 STOPPED_MAX_S = 10.0     # a runner paused (SIGSTOP) longer than this ends the stream, the session left paused
 SILENT_MIN_S = 300.0     # a live runner silent longer than this (and 20x its longest gap so far) is hung
-OUT_MARK = "@@EDGECL@@"
 
 
 @dataclass
@@ -156,15 +157,14 @@ class SessionDriver:
             raise SessionError("precheck", f"{runner_path} missing: deploy the {self.runner.kind} runner first", spec.session_id)
         spec.validate()
         d.adb.push(io.BytesIO(json.dumps(spec.to_json(), indent=1).encode()), f"{rdir}/session.json.tmp")
-        return self._launch(spec.session_id, f"mv -f {quote(rdir + '/session.json.tmp')} {quote(rdir + '/session.json')} && ")
+        return self._launch(spec.session_id, scripts.publish_spec(rdir))
 
     def clear_unfollowed(self, session_id: str) -> None:
         """Before a session starts, and its power sampler with it (the sampler writes into the session's
         folder): remove what an earlier attempt left on the device that is not to be followed, a session
         that ended otherwise than ok. One still running or finished ok is kept for ``start_or_attach``."""
         rdir = self.remote_dir(session_id)
-        probe = self.device.shell(f"cd {quote(rdir)} 2>/dev/null || exit 0; [ -f session.json ] && echo spec; "
-                                  f"cat result.json 2>/dev/null; true", idempotent=True)
+        probe = self.device.shell(scripts.probe_session(rdir), idempotent=True)
         head, _, result_text = probe.stdout.partition("\n")
         if head == "spec" and (not result_text.strip() or json.loads(result_text).get("status") == "ok"):
             return
@@ -177,7 +177,7 @@ class SessionDriver:
         cut short, is followed to its end, never run twice (one whose runner died is then relaunched from
         its own checkpoint by the caller)."""
         rdir = self.remote_dir(spec.session_id)
-        probe = self.device.shell(f"[ -f {quote(rdir + '/session.json')} ] && echo spec; true", idempotent=True)
+        probe = self.device.shell(scripts.has_spec(rdir), idempotent=True)
         if probe.stdout.strip() == "spec":
             return self.attach(spec.session_id)
         return self.start(spec)
@@ -185,7 +185,7 @@ class SessionDriver:
     def relaunch(self, handle: SessionHandle) -> SessionHandle:
         """Start the runner again on a session whose runner died: it resumes from its latest checkpoint
         and continues the same events.jsonl (the sequence goes on where the complete lines end)."""
-        self._launch(handle.session_id, f"rm -f {quote(handle.remote_dir + '/result.json')} {quote(handle.remote_dir + '/' + CANCEL_MARKER)} && ")
+        self._launch(handle.session_id, scripts.clear_end(handle.remote_dir, CANCEL_MARKER))
         return self.attach(handle.session_id, handle)
 
     def _launch(self, session_id: str, prelude: str) -> SessionHandle:
@@ -193,33 +193,23 @@ class SessionDriver:
             return self._submit(session_id, prelude)
         d = self.device
         rdir = self.remote_dir(session_id)
-        cmd = " ".join(quote(a) for a in self.runner.argv(d.storage_path(self.runner.remote), "run", rdir))
-        pid_file = f"{rdir}/runner.pid"
-        tries = int(START_TIMEOUT_S / 0.1)
-        d.shell(f"{prelude}rm -f {quote(pid_file)} && cd {quote(d.profile.storage_root)} && {detached(cmd, rdir + '/runner.log')}\n"
-                f"i=0; while [ ! -s {quote(pid_file)} ] && [ $i -lt {tries} ]; do sleep 0.1; i=$((i + 1)); done; true",
-                timeout=START_TIMEOUT_S + 20)
+        cmd = join(self.runner.argv(d.storage_path(self.runner.remote), "run", rdir))
+        d.shell(scripts.launch(prelude, rdir, d.profile.storage_root, cmd, START_TIMEOUT_S), timeout=START_TIMEOUT_S + 20)
         return self._attach_started(session_id, rdir + "/runner.log", "runner")
 
-    def _serving(self) -> tuple[str, str]:
-        """(shell lines that start the persistent runner when none is live and wait, bounded, until it is;
-        the shell test of a live one)."""
+    def _server_args(self) -> tuple[str, str, str, str, str]:
+        """(queue, storage root, serve command, server log, server pid file) of this device's persistent runner."""
         d = self.device
-        queue, pid_file = d.storage_path(REMOTE_QUEUE), d.storage_path(SERVER_PID)
-        serve = " ".join(quote(a) for a in self.runner.argv(d.storage_path(self.runner.remote), "serve", queue,
-                                                            f"{SERVER_IDLE_S:g}"))
-        tries = int(START_TIMEOUT_S / 0.1)
-        live = f"kill -0 $(cat {quote(pid_file)} 2>/dev/null || echo x) 2>/dev/null"
-        return (f"mkdir -p {quote(queue)} && cd {quote(d.profile.storage_root)} || exit 1\n"
-                f"if ! {live}; then {detached(serve, d.storage_path('runner/server.log'))}\n"
-                f"i=0; while ! {live} && [ $i -lt {tries} ]; do sleep 0.1; i=$((i + 1)); done; fi\n"), live
+        queue = d.storage_path(REMOTE_QUEUE)
+        serve = join(self.runner.argv(d.storage_path(self.runner.remote), "serve", queue, f"{SERVER_IDLE_S:g}"))
+        return queue, d.profile.storage_root, serve, d.storage_path("runner/server.log"), d.storage_path(SERVER_PID)
 
     def start_server(self) -> None:
         """The persistent runner started now when none is live, ahead of the sessions it will serve (whose
         energy then does not include its start)."""
-        script, live = self._serving()
-        if self.device.shell(script + f"{live} && echo live; true", timeout=START_TIMEOUT_S + 20).stdout.strip() != "live":
-            log = self.device.shell(f"tail -n 20 {quote(self.device.storage_path('runner/server.log'))} 2>/dev/null",
+        script = scripts.start_server(*self._server_args(), START_TIMEOUT_S)
+        if self.device.shell(script, timeout=START_TIMEOUT_S + 20).stdout.strip() != "live":
+            log = self.device.shell(scripts.log_tails([self.device.storage_path("runner/server.log")], 20),
                                     check=False).stdout.strip()
             raise DeviceError(self.device.serial, f"the persistent runner did not start within {START_TIMEOUT_S:g} s"
                               + (f": {log}" if log else ""))
@@ -230,14 +220,9 @@ class SessionDriver:
         when the session's turn comes)."""
         d = self.device
         rdir = self.remote_dir(session_id)
-        queue = d.storage_path(REMOTE_QUEUE)
-        pid_file = d.storage_path(SERVER_PID)
-        entry, tmp = f"{queue}/{session_id}", f"{queue}/.{session_id}.tmp"
-        host_tmp = f"{rdir}/.runner.pid.host"  # never runner.pid.tmp: the server writes that one at the same moment
-        serving, live = self._serving()
-        d.shell(f"{prelude}rm -f {quote(rdir + '/runner.pid')} && mkdir -p {quote(queue)} && "
-                f"printf %s {quote(rdir)} > {quote(tmp)} && mv -f {quote(tmp)} {quote(entry)} || exit 1\n{serving}"
-                f"{live} && cat {quote(pid_file)} > {quote(host_tmp)} && mv -f {quote(host_tmp)} {quote(rdir + '/runner.pid')}; true",
+        args = self._server_args()
+        queue, server_pid = args[0], args[4]
+        d.shell(scripts.submit(prelude, rdir, queue, session_id, scripts.serving(*args, START_TIMEOUT_S), server_pid),
                 timeout=START_TIMEOUT_S + 20)
         return self._attach_started(session_id, d.storage_path("runner/server.log"), "the persistent runner")
 
@@ -245,7 +230,7 @@ class SessionDriver:
         """Attach to a session just started; one that left no pid is a start error quoting the log's tail."""
         handle = self.attach(session_id)
         if handle.pid is None:
-            log = self.device.shell(f"tail -n 20 {quote(log_path)} 2>/dev/null", check=False).stdout.strip()
+            log = self.device.shell(scripts.log_tails([log_path], 20), check=False).stdout.strip()
             raise SessionError("start", f"{what} did not start within {START_TIMEOUT_S:g} s" + (f": {log}" if log else ""),
                                session_id)
         return handle
@@ -253,7 +238,7 @@ class SessionDriver:
     def attach(self, session_id: str, handle: SessionHandle | None = None) -> SessionHandle:
         """A handle for an existing session (after a host or adb restart); reads no events yet."""
         rdir = self.remote_dir(session_id)
-        res = self.device.shell(f"cat {quote(rdir + '/runner.pid')} 2>/dev/null", check=False, idempotent=True)
+        res = self.device.shell(scripts.read_pid(rdir), check=False, idempotent=True)
         pid = int(res.stdout.strip()) if res.stdout.strip().isdigit() else None
         if handle is None:
             handle = SessionHandle(session_id, rdir)
@@ -264,13 +249,7 @@ class SessionDriver:
     def poll(self, handle: SessionHandle) -> Poll:
         """One round trip: new complete event lines, the runner's state, events.jsonl's size, result.json."""
         rdir = handle.remote_dir
-        # one token whatever happens: a runner that exits between `kill -0` and reading its stat is "dead",
-        # never an empty line (which shifted the size into the state and read as "events.jsonl missing")
-        state = ("pid=$(cat runner.pid 2>/dev/null); st=dead; if [ -n \"$pid\" ] && kill -0 \"$pid\" 2>/dev/null; then "
-                 "st=$(sed 's/.*) //' /proc/$pid/stat 2>/dev/null | cut -d' ' -f1); fi; echo \"${st:-dead}\"")
-        script = (f"cd {quote(rdir)} || exit 3; {state}; if [ -f events.jsonl ]; then wc -c < events.jsonl; else echo missing; fi; "
-                  f"echo {OUT_MARK}; cat result.json 2>/dev/null; echo {OUT_MARK}; tail -c +{handle.offset + 1} events.jsonl 2>/dev/null")
-        out = self.device.shell(script, check=False, idempotent=True)
+        out = self.device.shell(scripts.poll(rdir, handle.offset), check=False, idempotent=True)
         if out.exit_code == 3:
             raise SessionError("protocol", f"no session folder {rdir} on {self.device.serial}", handle.session_id)
         parts = out.stdout.split(OUT_MARK + "\n", 2)
@@ -344,7 +323,7 @@ class SessionDriver:
     def _log_tail(self, handle: SessionHandle) -> str:
         """The last lines of the runner's stderr on the device (one-shot or served), for an error message."""
         logs = [handle.remote_dir + "/runner.log", self.device.storage_path("runner/server.log")]
-        out = self.device.shell(" ; ".join(f"tail -n 5 {quote(p)} 2>/dev/null" for p in logs), check=False).stdout
+        out = self.device.shell(scripts.log_tails(logs, 5), check=False).stdout
         out = log_summary(out)
         return f"; device log: {out}" if out else ""
 
@@ -371,16 +350,14 @@ class SessionDriver:
     def cancel(self, handle: SessionHandle) -> None:
         """SIGTERM: the runner stops at the next step, checkpoints and writes status "cancelled" (a session
         still queued for the persistent runner ends "cancelled" when its turn comes, without training)."""
-        rdir = handle.remote_dir
-        self.device.shell(f"touch {quote(rdir + '/' + CANCEL_MARKER)} && "
-                          f"kill -TERM $(cat {quote(rdir + '/runner.pid')} 2>/dev/null || echo x) 2>/dev/null; true")
+        self.device.shell(scripts.cancel(handle.remote_dir, CANCEL_MARKER))
         self.attach(handle.session_id, handle)
 
     def collect(self, handle: SessionHandle, local: Path, include_replay: bool = False) -> Path:
         """Pull the session folder (events, result, checkpoints, logs, power.csv) into ``local``."""
         local = Path(local)
         rdir = handle.remote_dir
-        listing = self.device.shell(f"cd {quote(rdir)} && find . -type f", idempotent=True).stdout.split()
+        listing = self.device.shell(scripts.list_files(rdir), idempotent=True).stdout.split()
         for rel in sorted(listing):
             rel = rel[2:] if rel.startswith("./") else rel
             if rel.endswith(".tmp") or (not include_replay and rel.startswith("replay/")):
@@ -394,21 +371,12 @@ class SessionDriver:
         """Stop the device's persistent runner if it is idle (nothing queued, no current session), e.g.
         before an idle-power baseline: its queue polling is work of ours on the phone. True if stopped."""
         d = self.device
-        pid_file, state, queue = d.storage_path(SERVER_PID), d.storage_path(SERVER_STATE), d.storage_path(REMOTE_QUEUE)
-        script = (f"pid=$(cat {quote(pid_file)} 2>/dev/null) || exit 0; "
-                  f"grep -Eq '\"session\": *null' {quote(state)} 2>/dev/null || exit 0; "   # any JSON spacing
-                  f"[ -z \"$(ls -A {quote(queue)} 2>/dev/null)\" ] || exit 0; "
-                  f"kill -9 \"$pid\" 2>/dev/null && rm -f {quote(pid_file)} && echo stopped; true")
+        script = scripts.stop_idle_server(d.storage_path(SERVER_PID), d.storage_path(SERVER_STATE), d.storage_path(REMOTE_QUEUE))
         return "stopped" in d.shell(script).stdout
 
     def list_sessions(self) -> list[dict]:
         """Every session folder on the device with its status (running / ok / cancelled / error / stopped)."""
-        root = self.device.storage_path("sessions")
-        script = (f"cd {quote(root)} 2>/dev/null || exit 0; for d in */; do d=${{d%/}}; s=running; "
-                  f"if [ -f \"$d/result.json\" ]; then s=$(grep -Eo '\"status\": *\"[a-z]*\"' \"$d/result.json\" | head -n1 | cut -d'\"' -f4); "
-                  f"elif ! kill -0 $(cat \"$d/runner.pid\" 2>/dev/null || echo x) 2>/dev/null; then s=stopped; fi; "
-                  f"echo \"$d $s\"; done")
-        rows = self.device.shell(script, idempotent=True).stdout.split("\n")
+        rows = self.device.shell(scripts.list_sessions(self.device.storage_path("sessions")), idempotent=True).stdout.split("\n")
         return [{"session_id": r.split()[0], "status": r.split()[1] if len(r.split()) > 1 else "unknown"}
                 for r in rows if r.strip() and r.strip() != "*"]
 

@@ -55,7 +55,14 @@ class Session final {
   Error tdm_update(int64_t task, int64_t epoch, const TdmEvent& ev);
   Error step(int64_t task, const EpochOrder& order, int64_t k);
   Error plan_swap(int64_t task, const std::vector<int64_t>& entries, std::vector<SwapChange>* plan);
+  /// DGM's gradient masks into `grad_masks` (refreshed first when due); none without DGM.
+  Error dgm_masks(int64_t task, std::vector<const uint8_t*>* grad_masks);
   void zero_dead_biases();
+  void update_norm_stats();
+  /// The step's SB rows: DDR's correctness record and the logits DER keeps.
+  void observe_rows(const std::vector<int64_t>& entries, const StepBatch& b);
+  Error trace_step(int64_t task, const StepBatch& b, float loss, const std::vector<SwapChange>& plan);
+  Error count_step(int64_t task, float loss);
   Error apply_swap();
   Error end_epoch(int64_t task, int64_t pool_size, double t0);
   Error finish_task(int64_t task);

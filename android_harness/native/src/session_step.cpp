@@ -1,5 +1,6 @@
-// One step of docs/semantics.md section 4 (rows, program, DGM, g_prev, optimizer, BatchNorm
-// statistics, DDR observation, swap plan, counters). See session.h.
+// One step of docs/semantics.md section 4: Session::step runs its parts in order, each a function
+// named for what it does (rows, swap plan, program, DGM masks, optimizer, BatchNorm statistics,
+// row observation, trace, counters). See session.h.
 #include <algorithm>
 #include <cmath>
 
@@ -38,40 +39,53 @@ Error Session::step(int64_t task, const EpochOrder& order, int64_t k) {
   std::vector<SwapChange> plan;
   EDGECL_RETURN_IF_ERROR(plan_swap(task, entries, &plan));
   profile_.mark(StepProfile::kSwapPlan);
-  EDGECL_RETURN_IF_ERROR(prog_->forward_backward(inputs));
+  EDGECL_RETURN_IF_ERROR(prog_->forward_backward(inputs));  // 4.4
   profile_.mark(StepProfile::kForwardBackward);
   const float loss = prog_->loss();
-  const ConstTensorRef logits = prog_->output(1);
-  const auto& grads = prog_->grads();
   std::vector<const uint8_t*> grad_masks(prog_->params().size(), nullptr);
-  if (spec_.sparcl.dgm_on()) {
-    if (dgm_.due(spec_.sparcl.dgm_period)) {
-      dgm_.masks.resize(mask_param_.size());
-      OrderedJson hashes = obj();
-      for (size_t l = 0; l < mask_param_.size(); ++l) {
-        const auto& m = prog_->masks()[l];
-        dgm_layer_mask(grads[mask_param_[l]].data, m.data, static_cast<int64_t>(m.numel), spec_.sparcl.dgm_ratio,
-                       &dgm_.masks[l], &dgm_.scratch);
-        if (trace_->enabled()) {
-          const std::vector<float> values(dgm_.masks[l].begin(), dgm_.masks[l].end());
-          hashes[prog_->signature().mask_names[l]] = mask_hash(values.data(), values.size());
-        }
-      }
-      dgm_.has_masks = true;
-      dgm_.steps_since_refresh = 0;
-      OrderedJson line = trace_line("dgm", task);
-      line["step"] = st_.task_step;
-      line["masks"] = hashes;
-      EDGECL_RETURN_IF_ERROR(trace_->write(line));
-    }
-    for (size_t l = 0; l < mask_param_.size(); ++l) grad_masks[mask_param_[l]] = dgm_.masks[l].data();
-  }
+  EDGECL_RETURN_IF_ERROR(dgm_masks(task, &grad_masks));  // 4.5
   profile_.mark(StepProfile::kDgm);
-  has_grad_prev_ = true;  // g_prev is now this step's raw gradient, held by the program
+  has_grad_prev_ = true;  // 4.6: g_prev is now this step's raw gradient, held by the program
   restored_grad_prev_.clear();
-  opt_->step(prog_->params(), grads, grad_masks, spec_.train.lr);
+  opt_->step(prog_->params(), prog_->grads(), grad_masks, spec_.train.lr);  // 4.7
   zero_dead_biases();
   profile_.mark(StepProfile::kOptimizer);
+  update_norm_stats();  // 4.8
+  profile_.mark(StepProfile::kNormStats);
+  observe_rows(entries, b);  // 4.9
+  profile_.mark(StepProfile::kObserve);
+  EDGECL_RETURN_IF_ERROR(trace_step(task, b, loss, plan));
+  profile_.mark(StepProfile::kTrace);
+  return count_step(task, loss);  // 4.11
+}
+
+Error Session::dgm_masks(int64_t task, std::vector<const uint8_t*>* grad_masks) {
+  if (!spec_.sparcl.dgm_on()) return Error();
+  if (dgm_.due(spec_.sparcl.dgm_period)) {
+    const auto& grads = prog_->grads();
+    dgm_.masks.resize(mask_param_.size());
+    OrderedJson hashes = obj();
+    for (size_t l = 0; l < mask_param_.size(); ++l) {
+      const auto& m = prog_->masks()[l];
+      dgm_layer_mask(grads[mask_param_[l]].data, m.data, static_cast<int64_t>(m.numel), spec_.sparcl.dgm_ratio,
+                     &dgm_.masks[l], &dgm_.scratch);
+      if (trace_->enabled()) {
+        const std::vector<float> values(dgm_.masks[l].begin(), dgm_.masks[l].end());
+        hashes[prog_->signature().mask_names[l]] = mask_hash(values.data(), values.size());
+      }
+    }
+    dgm_.has_masks = true;
+    dgm_.steps_since_refresh = 0;
+    OrderedJson line = trace_line("dgm", task);
+    line["step"] = st_.task_step;
+    line["masks"] = hashes;
+    EDGECL_RETURN_IF_ERROR(trace_->write(line));
+  }
+  for (size_t l = 0; l < mask_param_.size(); ++l) (*grad_masks)[mask_param_[l]] = dgm_.masks[l].data();
+  return Error();
+}
+
+void Session::update_norm_stats() {
   for (size_t i = 0; i < norm_buffers_.size(); ++i) {
     const float m = norm_momentum_[i], keep = 1.0f - m;
     for (int j = 0; j < 2; ++j) {
@@ -80,7 +94,10 @@ Error Session::step(int64_t task, const EpochOrder& order, int64_t k) {
       for (size_t e = 0; e < buf.numel; ++e) buf.data[e] = keep * buf.data[e] + m * stat.data[e];
     }
   }
-  profile_.mark(StepProfile::kNormStats);
+}
+
+void Session::observe_rows(const std::vector<int64_t>& entries, const StepBatch& b) {
+  const ConstTensorRef logits = prog_->output(1);
   const int64_t n_sb = sb_.size();
   for (int64_t i = 0; i < batch_; ++i) {
     const int64_t e = entries[i];
@@ -89,37 +106,37 @@ Error Session::step(int64_t task, const EpochOrder& order, int64_t k) {
     if (spec_.sparcl.ddr_on()) ddr_.observe(e, masked_argmax(row, b.logit_mask.data() + i * classes_, classes_) == b.y[i]);
     if (sb_.data.n_logits > 0) std::copy(row, row + classes_, sb_.data.logits_row(e));
   }
-  profile_.mark(StepProfile::kObserve);
-  if (trace_->enabled()) {
-    OrderedJson line = trace_line("step", task);
-    line["epoch"] = st_.epoch;
-    line["step"] = st_.task_step;
-    line["ids"] = b.ids;
-    line["loss"] = float_bits(loss);
-    EDGECL_RETURN_IF_ERROR(trace_->write(line));
-  }
-  if (trace_->enabled() && !plan.empty()) {
-    OrderedJson triples = OrderedJson::array();
-    for (const auto& change : plan) triples.push_back({change.slot, change.ref.first, change.ref.second});
-    OrderedJson line = trace_line("swap", task);
-    line["step"] = st_.task_step;
-    line["plan"] = triples;
-    EDGECL_RETURN_IF_ERROR(trace_->write(line));
-  }
-  profile_.mark(StepProfile::kTrace);
+}
+
+Error Session::trace_step(int64_t task, const StepBatch& b, float loss, const std::vector<SwapChange>& plan) {
+  if (!trace_->enabled()) return Error();
+  OrderedJson line = trace_line("step", task);
+  line["epoch"] = st_.epoch;
+  line["step"] = st_.task_step;
+  line["ids"] = b.ids;
+  line["loss"] = float_bits(loss);
+  EDGECL_RETURN_IF_ERROR(trace_->write(line));
+  if (plan.empty()) return Error();
+  OrderedJson triples = OrderedJson::array();
+  for (const auto& change : plan) triples.push_back({change.slot, change.ref.first, change.ref.second});
+  OrderedJson swap = trace_line("swap", task);
+  swap["step"] = st_.task_step;
+  swap["plan"] = triples;
+  return trace_->write(swap);
+}
+
+Error Session::count_step(int64_t task, float loss) {
   st_.epoch_loss_sum += static_cast<double>(loss);
   st_.epoch_loss_n += 1;
   st_.task_step += 1;
   st_.iteration += 1;
   if (spec_.sparcl.dgm_on()) dgm_.steps_since_refresh += 1;
-  if (spec_.step_event_every > 0 && st_.iteration % spec_.step_event_every == 0) {
-    OrderedJson ev = obj();
-    ev["task"] = task;
-    ev["step"] = st_.iteration;
-    ev["loss"] = round_digits(static_cast<double>(loss), 6);
-    EDGECL_RETURN_IF_ERROR(emit("step", ev));
-  }
-  return Error();
+  if (spec_.step_event_every <= 0 || st_.iteration % spec_.step_event_every != 0) return Error();
+  OrderedJson ev = obj();
+  ev["task"] = task;
+  ev["step"] = st_.iteration;
+  ev["loss"] = round_digits(static_cast<double>(loss), 6);
+  return emit("step", ev);
 }
 
 Error Session::plan_swap(int64_t task, const std::vector<int64_t>& entries, std::vector<SwapChange>* plan) {
