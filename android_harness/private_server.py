@@ -58,11 +58,36 @@ def running_server(base: Path | None = None) -> tuple[int, ServerAddress] | None
     return pid, ServerAddress("127.0.0.1", port)
 
 
-def _recorded_port(base: Path | None) -> int | None:
+def _record(state: Path) -> tuple[int, int] | None:
+    """(pid, port) of a server record ``{"pid", "port"}``; None when there is none."""
     try:
-        return int(json.loads(_state_path(base).read_text())["port"])
+        record = json.loads(state.read_text())
+        return int(record["pid"]), int(record["port"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def _recorded_port(base: Path | None) -> int | None:
+    record = _record(_state_path(base))
+    return None if record is None else record[1]
+
+
+def _restart_recorded(state: Path, lock: Path, port: int) -> bool:
+    """The server recorded in ``state`` started again on ``port`` when it died, under ``lock`` (two edgecl
+    processes noticing at once start one). True when one of ours runs there now; False when the record
+    is gone (the server was stopped) or another process took the port meanwhile (nothing is started)."""
+    with open(lock, "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        record = _record(state)
+        if record is None:
+            return False
+        if _is_our_server(record[0], port):
+            return True
+        if ServerAddress("127.0.0.1", port).is_up():
+            return False
+        proc = start_private_server(port)
+        write_text_atomic(state, json.dumps({"pid": proc.pid, "port": port}))
+        return True
 
 
 def revive_server(base: Path | None = None) -> ServerAddress | None:
@@ -75,19 +100,10 @@ def revive_server(base: Path | None = None) -> ServerAddress | None:
     if found is not None:
         return found[1]
     port = _recorded_port(base)
-    if port is None:
-        return None
     path = _state_path(base)
-    with open(path.parent / ".adb-server.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)              # two edgecl processes noticing at once start one server
-        found = running_server(base)
-        if found is not None:
-            return found[1]
-        server = ServerAddress("127.0.0.1", port)
-        if server.is_up():
-            return None
-        proc = start_private_server(port)
-        write_text_atomic(path, json.dumps({"pid": proc.pid, "port": port}))
+    if port is None or not _restart_recorded(path, path.parent / ".adb-server.lock", port):
+        return None
+    server = ServerAddress("127.0.0.1", port)
     reconnect(server, [info.serial for info in status(base) if info.alive()])
     return server
 
@@ -173,6 +189,11 @@ def reviver_for(server: ServerAddress, serial: str | None = None,
     return revive
 
 
+def _owned_pid(port: int) -> int | None:
+    record = _record(_owned_state(port))
+    return None if record is None else record[0]
+
+
 def _owned_state(port: int) -> Path:
     """Where the ``OwnedServer`` on ``port`` records its pid: a per-user runtime folder (such a server lives as
     long as its command), the same for every process of the command."""
@@ -181,29 +202,14 @@ def _owned_state(port: int) -> Path:
     return root / f"{port}.json"
 
 
-def _owned_pid(port: int) -> int | None:
-    try:
-        return int(json.loads(_owned_state(port).read_text())["pid"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-
-
 def revive_owned(server: ServerAddress, serials: Iterable[str]) -> None:
     """The ``OwnedServer`` recorded on ``server``'s port started again when it died (one process does, under a
     lock), then its ``serials`` connected to it (a phone another process's revival did not name too) and
     waited for. Nothing is started once the server was stopped (its record gone), nor on a port another
     process took meanwhile."""
     path, serials = _owned_state(server.port), list(serials)
-    with open(path.with_suffix(".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        pid = _owned_pid(server.port)
-        if pid is None:
-            return
-        if not _is_our_server(pid, server.port):
-            if server.is_up():
-                return
-            proc = start_private_server(server.port)
-            write_text_atomic(path, json.dumps({"pid": proc.pid, "port": server.port}))
+    if not _restart_recorded(path, path.with_suffix(".lock"), server.port):
+        return
     reconnect(server, serials)
     for serial in serials:
         wait_online(server, serial)

@@ -200,7 +200,12 @@ def energy_rows(spec: Path, sets: list[str], work: Path) -> list[dict]:
         proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
         if proc.returncode:
             raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
-        tasks = json.loads(next(out.glob("*/summary.json")).read_text())["tasks"]
+        folder = next(out.glob("*/summary.json")).parent
+        tasks = json.loads((folder / "summary.json").read_text())["tasks"]
+        if enabled == "true":
+            sparcl = json.loads((folder / "spec.json").read_text())["sparcl"]
+            rows.append({"name": "energy/sparcl", "metric": "ddr_fraction_removed", "unit": "",
+                         "value": sparcl["ddr_fraction"] if sparcl["ddr"] else 0.0, "goal": None})
         for what, field in ENERGY_FIELDS.items():
             per_task[kind, what] = [t[field] for t in tasks]
             rows.append({"name": f"energy/{kind}", "metric": f"{what}_energy_per_task_j_simulated",
@@ -263,7 +268,7 @@ def markdown(command: str, rows: list[dict], env: str, layers_reported: bool, en
                   f"{v('energy/sparcl_vs_dense', 'training_energy_per_task_ratio_simulated'):.3f}; whole session "
                   f"(loading, training, evaluation) {energy('dense', 'session'):.3f} J vs {energy('sparcl', 'session'):.3f} J, "
                   f"{v('energy/sparcl_vs_dense', 'session_energy_per_task_ratio_simulated'):.3f}. SparCL's rows include "
-                  "DDR's removal of 30% of each task's data."]
+                  f"DDR's removal of {v('energy/sparcl', 'ddr_fraction_removed'):.0%} of each task's data."]
     lines += ["", "Steps are timed by the runner's own step profile (EDGECL_PROFILE) in the same processes; ratios are "
               "medians of per-round ratios. SparCL = TDM + DDR + DGM with the reference recipe's schedule, no swap on "
               "either side; its first TDM update moves the export's random masks to the session's sparsity."]

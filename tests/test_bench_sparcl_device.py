@@ -48,7 +48,9 @@ def test_per_layer_figures_and_energy_appear_when_measured(device) -> None:
               for what, scale in (("training", 1.0), ("session", 3.0)) for k, v in (("dense", 2.0), ("sparcl", 1.0))]
     energy += [{"name": "energy/sparcl_vs_dense", "metric": f"{what}_energy_per_task_ratio_simulated", "value": 0.5,
                 "unit": "x", "goal": None} for what in ("training", "session")]
+    energy += [{"name": "energy/sparcl", "metric": "ddr_fraction_removed", "value": 0.25, "unit": "", "goal": None}]
     text = device.markdown("cmd", rows(device, 0.45, 0.5) + extra + energy, "env", True, "spec.toml")
     assert "| m/u90/conv/forward | 0.100 | sparse | 2.50 | 8.00 |" in text
     assert "SIMULATED" in text and "2.000 J vs 1.000 J per task, SparCL / dense 0.500" in text
     assert "whole session (loading, training, evaluation) 6.000 J vs 3.000 J, 0.500" in text
+    assert "DDR's removal of 25% of each task's data" in text   # the run's own setting, not a typed figure
