@@ -9,7 +9,7 @@
  * with its matrix product replaced by edgecl::kernels::matmul (same per-element summation order,
  * bit-identical results, vectorizable), and a product the runner registered as sparse
  * (sparse_dispatch.h, keyed by the output's TensorImpl) run by edgecl's sparse kernels on each
- * matrix of the batch (same bits). The build compiles this file instead of the portable one.
+ * matrix of the batch (same bits), its sparse operand read from the batch's first matrix. The build compiles this file instead of the portable one.
  */
 
 
@@ -76,8 +76,12 @@ Tensor& bmm_out(
       const float* x = in.const_data_ptr<float>();
       const float* y = mat2.const_data_ptr<float>();
       float* z = out.mutable_data_ptr<float>();
+      // A sparse operand is one weight expanded over the batch (the runner registers no other): every
+      // sample reads the first copy, which stays in cache, instead of its own.
+      const bool left = product->kind == edgecl::kernels::SparseProduct::Kind::kLeft;
+      const bool right = product->kind == edgecl::kernels::SparseProduct::Kind::kRight;
       for (int64_t b = 0; b < in.size(0); ++b) {
-        edgecl::kernels::run_product(*product, z + b * m * p, x + b * m * n, y + b * n * p, m, n, p);
+        edgecl::kernels::run_product(*product, z + b * m * p, left ? x : x + b * m * n, right ? y : y + b * n * p, m, n, p);
       }
       return out;
     }
