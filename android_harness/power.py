@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
+from android_harness import device_scripts as scripts
 from android_harness.battery_parse import BatteryState, parse_dumpsys_battery
 from android_harness.power_shell import shell_sampler_script
 from android_harness.power_units import CHARGING_INTO_A, EXTERNAL_POWER_STATUS
@@ -174,7 +175,7 @@ class PowerSampler:
 
     def _renew(self) -> None:
         self._renewals += 1
-        self.device.shell(f"echo {self._renewals} > {quote(self.lease_file)}", check=False)
+        self.device.shell(scripts.write_word(self.lease_file, str(self._renewals)), check=False)
 
     def _keep_alive(self) -> None:
         while not self._halt.wait(min(RENEW_S, self.lease_s / 4)):
@@ -190,13 +191,11 @@ class PowerSampler:
         self._renew()
         # The launching shell waits for the pid file: by then the sampler has left the shell's
         # process group, which adbd (and the vphone) hang up when this stream closes.
-        tries = int(START_TIMEOUT_S / POLL_S)
-        self.device.shell(f"{self._launch_command()}\ni=0; while [ ! -s {quote(self.pid_file)} ] && "
-                          f"[ $i -lt {tries} ]; do sleep {POLL_S}; i=$((i + 1)); done; true",
+        self.device.shell(f"{self._launch_command()}\n{scripts.wait_written(self.pid_file, START_TIMEOUT_S)}",
                           timeout=START_TIMEOUT_S + 20)
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:
-            res = self.device.shell(f"cat {quote(self.pid_file)} 2>/dev/null", check=False, idempotent=True)
+            res = self.device.shell(scripts.read_file(self.pid_file), check=False, idempotent=True)
             if res.stdout.strip().isdigit():
                 self.pid = int(res.stdout.strip())
                 self._halt.clear()
@@ -204,7 +203,7 @@ class PowerSampler:
                 self._keepalive.start()
                 return
             time.sleep(POLL_S)
-        tail = self.device.shell(f"tail -n 5 {quote(self.log_file)} 2>/dev/null", check=False).stdout.strip()
+        tail = self.device.shell(scripts.log_tails([self.log_file], 5), check=False).stdout.strip()
         raise PowerError(f"[{self.device.serial}] power sampler did not start within {START_TIMEOUT_S:g} s"
                          + (f": {tail}" if tail else ""))
 
@@ -237,7 +236,7 @@ class PowerSampler:
             return
         try:
             term = "" if drain else f"; kill -TERM {self.pid} 2>/dev/null; true"
-            self.device.shell(f"echo {'drain' if drain else 'now'} > {quote(self.stop_file)}{term}", check=False)
+            self.device.shell(scripts.write_word(self.stop_file, "drain" if drain else "now") + term, check=False)
             if not self.wait(DRAIN_MAX_S + 5.0 if drain else STOP_TIMEOUT_S):
                 log.warning("[%s] sampler %d did not stop; SIGTERM", self.device.serial, self.pid)
                 self.device.shell(f"kill -TERM {self.pid} 2>/dev/null; true", check=False)

@@ -26,8 +26,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from android_harness.android_device import AndroidDevice
 from android_harness.device.session_spec import SessionSpec
 from android_harness.runner_choice import RunnerChoice, default_runner
-from android_harness import session_scripts as scripts
-from android_harness.session_scripts import OUT_MARK
+from android_harness import device_scripts as scripts
+from android_harness.device_scripts import OUT_MARK
 from android_harness.shell_quote import join
 from android_harness.errors import READ_ONLY, AdbError, DeviceError, SessionError
 from android_harness.link import RECONNECT_TIMEOUT_S, through_drops

@@ -1,9 +1,10 @@
-"""The shell the host runs on the phone to drive sessions, one named script per job.
+"""The shell the host runs on the phone (sessions, the persistent runner, the power sampler's start),
+one named script per job.
 
 Each function returns POSIX shell text (Android's mksh and toybox, and any host ``sh``, run it the same
-way) with every path quoted, and says what the script prints; ``android_harness.session`` sends them
-and parses their answers. Each script is one adb round trip. ``tests/test_session_scripts.py`` runs
-every one under the host's ``sh`` against real folders.
+way) with every path quoted, and says what the script prints; ``android_harness.session`` and
+``android_harness.power`` send them and parse their answers. Each script is one adb round trip.
+``tests/test_device_scripts.py`` runs every one under the host's ``sh`` against real folders.
 """
 from __future__ import annotations
 
@@ -43,13 +44,29 @@ def clear_end(rdir: str, cancel_marker: str) -> str:
     return f"rm -f {quote(rdir + '/result.json')} {quote(rdir + '/' + cancel_marker)} && "
 
 
+def wait_written(path: str, timeout_s: float) -> str:
+    """Waits (bounded) until ``path`` is a non-empty file, as a detached job's pid file becomes. Prints
+    nothing, exits 0 either way."""
+    return (f"i=0; while [ ! -s {quote(path)} ] && [ $i -lt {_tries(timeout_s)} ]; do sleep {WAIT_STEP_S:g}; "
+            f"i=$((i + 1)); done; true")
+
+
+def write_word(path: str, word: str) -> str:
+    """Replaces the file's text with ``word`` and a newline (a lease renewal, a stop request)."""
+    return f"echo {quote(word)} > {quote(path)}"
+
+
+def read_file(path: str) -> str:
+    """Prints the file (nothing when it is missing)."""
+    return f"cat {quote(path)} 2>/dev/null"
+
+
 def launch(prelude: str, rdir: str, storage_root: str, runner_cmd: str, timeout_s: float) -> str:
     """Runs ``prelude``, then the one-shot runner ``runner_cmd`` detached (log ``runner.log``) from the
     storage root, and waits (bounded) until it has written ``runner.pid``. Prints nothing."""
     pid_file = rdir + "/runner.pid"
     return (f"{prelude}rm -f {quote(pid_file)} && cd {quote(storage_root)} && {detached(runner_cmd, rdir + '/runner.log')}\n"
-            f"i=0; while [ ! -s {quote(pid_file)} ] && [ $i -lt {_tries(timeout_s)} ]; do sleep {WAIT_STEP_S:g}; "
-            f"i=$((i + 1)); done; true")
+            + wait_written(pid_file, timeout_s))
 
 
 def serving(queue: str, storage_root: str, serve_cmd: str, server_log: str, server_pid: str, timeout_s: float) -> str:
@@ -81,7 +98,7 @@ def submit(prelude: str, rdir: str, queue: str, session_id: str, serving_lines: 
 
 def read_pid(rdir: str) -> str:
     """Prints the session's ``runner.pid`` (nothing when there is none)."""
-    return f"cat {quote(rdir + '/runner.pid')} 2>/dev/null"
+    return read_file(rdir + "/runner.pid")
 
 
 def poll(rdir: str, offset: int) -> str:

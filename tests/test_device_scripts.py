@@ -1,4 +1,4 @@
-"""Every script of android_harness/session_scripts.py run under the host's ``sh`` against real folders
+"""Every script of android_harness/device_scripts.py run under the host's ``sh`` against real folders
 (whose names hold spaces, quotes and a ``;``): what each prints, creates and signals."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from android_harness import session_scripts as scripts
+from android_harness import device_scripts as scripts
 from android_harness.shell_quote import join
 
 CANCEL = "cancel"
@@ -61,6 +61,17 @@ def test_launch_publishes_the_spec_and_waits_for_the_runners_pid(root: Path) -> 
         assert os.getsid(pid) == pid   # detached: its own session, so an adb hang-up does not reach it
     finally:
         os.kill(pid, signal.SIGKILL)
+
+
+def test_wait_written_read_file_and_write_word(root: Path) -> None:
+    pid_file = root / "sampler.pid"
+    writer = join(["sh", "-c", 'sleep 0.3; echo 42 > "$1"', "sh", str(pid_file)])
+    assert sh(f"{writer} &\n{scripts.wait_written(str(pid_file), 10.0)}").returncode == 0
+    assert sh(scripts.read_file(str(pid_file))).stdout == "42\n"
+    started = time.monotonic()
+    assert sh(scripts.wait_written(str(root / "never"), 0.3)).returncode == 0 and time.monotonic() - started < 5
+    assert sh(scripts.read_file(str(root / "never"))).stdout == ""
+    assert sh(scripts.write_word(str(pid_file), "drain")).returncode == 0 and pid_file.read_text() == "drain\n"
 
 
 def test_a_relaunch_clears_the_dead_runners_end(root: Path) -> None:
