@@ -1,7 +1,6 @@
 #include "sparse_matmul.h"
 
 #include <algorithm>
-#include <climits>
 #include <cstdint>
 #include <cstring>
 #if defined(__x86_64__)
@@ -328,7 +327,7 @@ void sddmm(float* z, const float* a, const float* b, const SparsePattern& pz, in
   // k runs in passes that keep the streams' slices in cache; each pass continues the entries' sums
   // from z in the same order.
   const int64_t bytes = static_cast<int64_t>(sizeof(float)) * (by_row ? p : m) * n;
-  const int64_t passes = (bytes + kSddmmStreamBytes - 1) / kSddmmStreamBytes;
+  const int64_t passes = std::max<int64_t>(1, (bytes + kSddmmStreamBytes - 1) / kSddmmStreamBytes);
   const int64_t kc = std::max<int64_t>(4, (n + passes - 1) / passes + 3) / 4 * 4;
   if (!by_row) {  // by column: each column of b, read down its stride, shared by the column's entries
     for (int64_t k0 = 0; k0 < n; k0 += kc) {
