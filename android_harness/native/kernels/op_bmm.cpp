@@ -9,7 +9,8 @@
  * with its matrix product replaced by edgecl::kernels::matmul (same per-element summation order,
  * bit-identical results, vectorizable), and a product the runner registered as sparse
  * (sparse_dispatch.h, keyed by the output's TensorImpl) run by edgecl's sparse kernels on each
- * matrix of the batch (same bits), its sparse operand read from the batch's first matrix. The build compiles this file instead of the portable one.
+ * matrix of the batch (same bits), its sparse operand read from the batch's first matrix. The build
+ * compiles this file instead of the portable one.
  */
 
 

@@ -101,7 +101,7 @@ __attribute__((target("avx2"), always_inline)) inline void columns4(__m256 r[4],
 }
 
 /// sddmm_block on AVX2: four k at a time from contiguous loads of the streams (columns4), added
-/// in order.
+/// in order; the last k (fewer than four) by sddmm_block itself.
 template <int NV>
 __attribute__((target("avx2"), always_inline)) inline void sddmm_block_avx2(float* sum, const float* a, int64_t as,
                                                                            const float* const* s, int64_t k0,
@@ -116,15 +116,8 @@ __attribute__((target("avx2"), always_inline)) inline void sddmm_block_avx2(floa
       for (int q = 0; q < 4; ++q) acc[v] = _mm256_add_ps(acc[v], _mm256_mul_ps(_mm256_broadcast_ss(a + (k + q) * as), t[q]));
     }
   }
-  for (; k < k1; ++k) {
-    const __m256 av = _mm256_broadcast_ss(a + k * as);
-    for (int v = 0; v < NV; ++v) {
-      const float* const* c = s + 8 * v;
-      const __m256 g = _mm256_setr_ps(c[0][k], c[1][k], c[2][k], c[3][k], c[4][k], c[5][k], c[6][k], c[7][k]);
-      acc[v] = _mm256_add_ps(acc[v], _mm256_mul_ps(av, g));
-    }
-  }
   for (int v = 0; v < NV; ++v) _mm256_storeu_ps(sum + 8 * v, acc[v]);
+  sddmm_block<NV>(sum, a, as, s, k, k1);
 }
 
 __attribute__((target("avx2"))) void sddmm_group_avx2(float* sum, const float* a, int64_t as, const float* const* s,
@@ -329,25 +322,29 @@ void sddmm(float* z, const float* a, const float* b, const SparsePattern& pz, in
   const int64_t bytes = static_cast<int64_t>(sizeof(float)) * (by_row ? p : m) * n;
   const int64_t passes = std::max<int64_t>(1, (bytes + kSddmmStreamBytes - 1) / kSddmmStreamBytes);
   const int64_t kc = std::max<int64_t>(4, (n + passes - 1) / passes + 3) / 4 * 4;
-  if (!by_row) {  // by column: each column of b, read down its stride, shared by the column's entries
-    for (int64_t k0 = 0; k0 < n; k0 += kc) {
-      const int64_t k1 = std::min(n, k0 + kc);
-      for (int64_t j = 0; j < p; ++j) {
-        const int64_t e0 = pz.t_row_ptr[j], cnt = pz.t_row_ptr[j + 1] - e0;
-        if (cnt > 0) sddmm_row(z + j, p, pz.t_col.data() + e0, cnt, b + j, p, a, n, k0, k1);
-      }
+  // By row: row i of a shared, the streams b's columns (b transposed); by column: column j of b,
+  // read down its stride, shared, the streams a's rows.
+  const float* streams = a;
+  if (by_row) {
+    scratch_b.resize(static_cast<size_t>(n * p));
+    for (int64_t k = 0; k < n; ++k) {
+      for (int64_t j = 0; j < p; ++j) scratch_b[j * n + k] = b[k * p + j];
     }
-    return;
+    streams = scratch_b.data();
   }
-  scratch_b.resize(static_cast<size_t>(n * p));  // b transposed: its columns as contiguous streams
-  for (int64_t k = 0; k < n; ++k) {
-    for (int64_t j = 0; j < p; ++j) scratch_b[j * n + k] = b[k * p + j];
-  }
+  const int64_t lines = by_row ? m : p;
+  const int64_t* ptr = by_row ? pz.row_ptr.data() : pz.t_row_ptr.data();
+  const int32_t* idx = by_row ? pz.col.data() : pz.t_col.data();
   for (int64_t k0 = 0; k0 < n; k0 += kc) {
     const int64_t k1 = std::min(n, k0 + kc);
-    for (int64_t i = 0; i < m; ++i) {
-      const int64_t e0 = pz.row_ptr[i], cnt = pz.row_ptr[i + 1] - e0;
-      if (cnt > 0) sddmm_row(z + i * p, 1, pz.col.data() + e0, cnt, a + i * n, 1, scratch_b.data(), n, k0, k1);
+    for (int64_t l = 0; l < lines; ++l) {
+      const int64_t e0 = ptr[l], cnt = ptr[l + 1] - e0;
+      if (cnt == 0) continue;
+      if (by_row) {
+        sddmm_row(z + l * p, 1, idx + e0, cnt, a + l * n, 1, streams, n, k0, k1);
+      } else {
+        sddmm_row(z + l, p, idx + e0, cnt, b + l, p, streams, n, k0, k1);
+      }
     }
   }
 }
