@@ -8,6 +8,8 @@ way) with every path quoted, and says what the script prints; ``android_harness.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from android_harness.shell_quote import detached, quote
 
 OUT_MARK = "@@EDGECL@@"
@@ -69,30 +71,41 @@ def launch(prelude: str, rdir: str, storage_root: str, runner_cmd: str, timeout_
             + wait_written(pid_file, timeout_s))
 
 
-def serving(queue: str, storage_root: str, serve_cmd: str, server_log: str, server_pid: str, timeout_s: float) -> str:
-    """Lines that start the persistent runner ``serve_cmd`` when none is live (its pid in ``server_pid``)
-    and wait, bounded, until one is. Exits 1 when the queue folder cannot be made."""
-    live = alive(server_pid)
-    return (f"mkdir -p {quote(queue)} && cd {quote(storage_root)} || exit 1\n"
-            f"if ! {live}; then {detached(serve_cmd, server_log)}\n"
+@dataclass(frozen=True)
+class Server:
+    """A phone's persistent runner: its queue folder, the folder it runs in, its command, log and pid file."""
+
+    queue: str
+    storage_root: str
+    serve_cmd: str
+    log: str
+    pid_file: str
+
+
+def serving(server: Server, timeout_s: float) -> str:
+    """Lines that start the persistent runner when none is live and wait, bounded, until one is. Exits 1
+    when the queue folder cannot be made."""
+    live = alive(server.pid_file)
+    return (f"mkdir -p {quote(server.queue)} && cd {quote(server.storage_root)} || exit 1\n"
+            f"if ! {live}; then {detached(server.serve_cmd, server.log)}\n"
             f"i=0; while ! {live} && [ $i -lt {_tries(timeout_s)} ]; do sleep {WAIT_STEP_S:g}; i=$((i + 1)); done; fi\n")
 
 
-def start_server(queue: str, storage_root: str, serve_cmd: str, server_log: str, server_pid: str,
-                 timeout_s: float) -> str:
+def start_server(server: Server, timeout_s: float) -> str:
     """``serving``, then prints ``live`` when a server is."""
-    return serving(queue, storage_root, serve_cmd, server_log, server_pid, timeout_s) + f"{alive(server_pid)} && echo live; true"
+    return serving(server, timeout_s) + f"{alive(server.pid_file)} && echo live; true"
 
 
-def submit(prelude: str, rdir: str, queue: str, session_id: str, serving_lines: str, server_pid: str) -> str:
-    """Runs ``prelude``, queues the session (temp file, then rename into ``queue``), runs ``serving_lines``
-    and copies the live server's pid into the session's ``runner.pid`` (the server writes it again when
-    the session's turn comes). Exits 1 when the entry cannot be written."""
+def submit(prelude: str, rdir: str, session_id: str, server: Server, timeout_s: float) -> str:
+    """Runs ``prelude``, queues the session (temp file, then rename into the queue), runs ``serving`` and
+    copies the live server's pid into the session's ``runner.pid`` (the server writes it again when the
+    session's turn comes). Exits 1 when the entry cannot be written."""
+    queue = server.queue
     entry, tmp = f"{queue}/{session_id}", f"{queue}/.{session_id}.tmp"
     host_tmp = f"{rdir}/.runner.pid.host"  # never runner.pid.tmp: the server writes that one at the same moment
     return (f"{prelude}rm -f {quote(rdir + '/runner.pid')} && mkdir -p {quote(queue)} && "
-            f"printf %s {quote(rdir)} > {quote(tmp)} && mv -f {quote(tmp)} {quote(entry)} || exit 1\n{serving_lines}"
-            f"{alive(server_pid)} && cat {quote(server_pid)} > {quote(host_tmp)} && "
+            f"printf %s {quote(rdir)} > {quote(tmp)} && mv -f {quote(tmp)} {quote(entry)} || exit 1\n"
+            f"{serving(server, timeout_s)}{alive(server.pid_file)} && cat {quote(server.pid_file)} > {quote(host_tmp)} && "
             f"mv -f {quote(host_tmp)} {quote(rdir + '/runner.pid')}; true")
 
 

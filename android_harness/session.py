@@ -197,20 +197,20 @@ class SessionDriver:
         d.shell(scripts.launch(prelude, rdir, d.profile.storage_root, cmd, START_TIMEOUT_S), timeout=START_TIMEOUT_S + 20)
         return self._attach_started(session_id, rdir + "/runner.log", "runner")
 
-    def _server_args(self) -> tuple[str, str, str, str, str]:
-        """(queue, storage root, serve command, server log, server pid file) of this device's persistent runner."""
+    def _server(self) -> scripts.Server:
+        """This device's persistent runner."""
         d = self.device
         queue = d.storage_path(REMOTE_QUEUE)
         serve = join(self.runner.argv(d.storage_path(self.runner.remote), "serve", queue, f"{SERVER_IDLE_S:g}"))
-        return queue, d.profile.storage_root, serve, d.storage_path("runner/server.log"), d.storage_path(SERVER_PID)
+        return scripts.Server(queue, d.profile.storage_root, serve, d.storage_path("runner/server.log"),
+                              d.storage_path(SERVER_PID))
 
     def start_server(self) -> None:
         """The persistent runner started now when none is live, ahead of the sessions it will serve (whose
         energy then does not include its start)."""
-        script = scripts.start_server(*self._server_args(), START_TIMEOUT_S)
-        if self.device.shell(script, timeout=START_TIMEOUT_S + 20).stdout.strip() != "live":
-            log = self.device.shell(scripts.log_tails([self.device.storage_path("runner/server.log")], 20),
-                                    check=False).stdout.strip()
+        server = self._server()
+        if self.device.shell(scripts.start_server(server, START_TIMEOUT_S), timeout=START_TIMEOUT_S + 20).stdout.strip() != "live":
+            log = self.device.shell(scripts.log_tails([server.log], 20), check=False).stdout.strip()
             raise DeviceError(self.device.serial, f"the persistent runner did not start within {START_TIMEOUT_S:g} s"
                               + (f": {log}" if log else ""))
 
@@ -218,13 +218,10 @@ class SessionDriver:
         """Queue the session for the persistent runner (temp-then-rename), starting the server when none is
         live; one shell round trip. ``runner.pid`` gets the server's pid at once (the server writes it again
         when the session's turn comes)."""
-        d = self.device
-        rdir = self.remote_dir(session_id)
-        args = self._server_args()
-        queue, server_pid = args[0], args[4]
-        d.shell(scripts.submit(prelude, rdir, queue, session_id, scripts.serving(*args, START_TIMEOUT_S), server_pid),
-                timeout=START_TIMEOUT_S + 20)
-        return self._attach_started(session_id, d.storage_path("runner/server.log"), "the persistent runner")
+        server = self._server()
+        self.device.shell(scripts.submit(prelude, self.remote_dir(session_id), session_id, server, START_TIMEOUT_S),
+                          timeout=START_TIMEOUT_S + 20)
+        return self._attach_started(session_id, server.log, "the persistent runner")
 
     def _attach_started(self, session_id: str, log_path: str, what: str) -> SessionHandle:
         """Attach to a session just started; one that left no pid is a start error quoting the log's tail."""

@@ -88,14 +88,14 @@ def test_submit_queues_the_session_and_starts_one_server(root: Path) -> None:
     rdir.mkdir()
     queue, server_pid, log = root / "runner" / "queue", root / "runner" / "server.pid", root / "runner" / "server.log"
     serve = join(["sh", "-c", 'echo $$ > "$1.tmp" && mv "$1.tmp" "$1"; exec sleep 60', "sh", str(server_pid)])
-    args = (str(queue), str(root), serve, str(log), str(server_pid))
-    res = sh(scripts.submit("", str(rdir), str(queue), "q 1", scripts.serving(*args, 10.0), str(server_pid)))
+    server = scripts.Server(str(queue), str(root), serve, str(log), str(server_pid))
+    res = sh(scripts.submit("", str(rdir), "q 1", server, 10.0))
     pid = int(server_pid.read_text())
     try:
         assert res.returncode == 0
         assert (queue / "q 1").read_text() == str(rdir) and not list(queue.glob(".*.tmp"))
         assert int((rdir / "runner.pid").read_text()) == pid
-        assert sh(scripts.start_server(*args, 10.0)).stdout == "live\n"
+        assert sh(scripts.start_server(server, 10.0)).stdout == "live\n"
         assert int(server_pid.read_text()) == pid   # a live server is not started twice
     finally:
         os.kill(pid, signal.SIGKILL)

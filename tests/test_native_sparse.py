@@ -177,9 +177,7 @@ def test_a_sparcl_session_runs_its_masked_layers_sparse_every_step(runner, tmp_p
         roles = {p["role"] for p in layer["products"]}
         assert {"forward", "weight_grad"} <= roles and (i == 0 or "input_grad" in roles), layer
         for p in layer["products"]:
-            sparse = p["density"] <= CROSSOVER[p["role"]] or p["rectangular"]
-            assert p["kernel"] == ("sparse" if sparse else "dense"), (layer["name"], p)
-            calls = p["sparse_calls"] if sparse else p["dense_calls"]
-            assert calls >= steps and (p["dense_calls"] if sparse else p["sparse_calls"]) == 0, (layer["name"], p)
+            assert p["kernel"] == ("dense" if _chose_dense(p, True) else "sparse"), (layer["name"], p)
+            _assert_ran_on_its_kernel(p, True, steps, layer["name"])
             ran_sparse += p["sparse_calls"]
     assert ran_sparse > 0   # at 0.9 sparsity the forward products run sparse
