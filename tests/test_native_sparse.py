@@ -9,6 +9,9 @@
 - No silent fallback: every masked layer's products are found (forward, weight gradient and, past
   the first layer, input gradient) and each ran on the kernel its density picks, every step, in
   ``steps`` and in a session (its step profile), which turns sparse execution on by itself.
+- In place: a stride-1 convolution whose output rows are 16 wide or more reads its columns from its
+  padded input (no im2col copy) in every product that runs sparse, in the training and eval
+  programs; the dense run reads none in place.
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ import pytest
 
 from android_harness.native import build_runner, run_prefix
 from tests._native_bins import runner_binary
+from pipeline.export import prepare_model
 from tests.export_helpers import replay_batch, small_request
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(2400)]
@@ -72,7 +76,10 @@ def _steps(runner: Path, folder: Path, inputs: Path, out: Path, sparse: str,
     return json.loads(res.stdout), {n: (out / f"{n}.f32").read_bytes() for n in ("losses", "params", "logits")}
 
 
-def _check(runner: Path, folder: Path, req, root: Path, arm64: bool = False) -> None:
+def _check(runner: Path, folder: Path, req, root: Path, arm64: bool = False,
+           in_place: tuple[str, ...] = ()) -> None:
+    """Sparse == dense (and arm64 == x86_64) bit for bit; the layers named in ``in_place`` read their
+    columns in place in every sparse product, and no product does in the dense run."""
     inputs = _inputs(folder, req, root)
     sparse, sparse_out = _steps(runner, folder, inputs, root / "sparse", "on")
     dense, dense_out = _steps(runner, folder, inputs, root / "dense", "off")
@@ -102,6 +109,11 @@ def _check(runner: Path, folder: Path, req, root: Path, arm64: bool = False) -> 
         for layer in run["sparse"]["eval_layers"]:
             assert [p["role"] for p in layer["products"]] == ["forward"], (layer["name"], layer["products"])
             _assert_ran_on_its_kernel(layer["products"][0], on, 1, layer["name"])
+        for layer in run["sparse"]["layers"] + run["sparse"]["eval_layers"]:
+            for p in layer["products"]:
+                want = on and layer["name"] in in_place and p["kernel"] == "sparse"
+                assert p["in_place"] == want, (layer["name"], p)
+    assert not in_place or any(p["in_place"] for layer in layers for p in layer["products"])
 
 
 def _chose_dense(p: dict, on: bool) -> bool:
@@ -130,7 +142,7 @@ def test_shipped_sparcl_specs_sparse_equals_dense(runner, spec_path, tmp_path) -
 
 @pytest.mark.parametrize("kind,density,structured", [("small_cnn", 0.03, False), ("small_cnn", 0.1, True)])
 def test_conv_sparse_equals_dense(runner, kind, density, structured, tmp_path) -> None:
-    from pipeline.export import export_program, prepare_model
+    from pipeline.export import export_program
 
     req = small_request(kind, "executorch", batch=8, width=8)
     rng = np.random.default_rng(3)
@@ -144,6 +156,25 @@ def test_conv_sparse_equals_dense(runner, kind, density, structured, tmp_path) -
     req.masks = masks
     folder = export_program(req, tmp_path / "export").folder
     _check(runner, folder, req, tmp_path, arm64=True)
+
+
+# Inputs as wide as the shipped data: the first convolutions' rows are 16 to 32 wide (read in place),
+# the later ones' narrower (im2col copies); resnet's wider layers take the batch inside the columns.
+@pytest.mark.parametrize("kind,shape,in_place", [
+    ("small_cnn", (1, 28, 28), ("features.0.weight",)),
+    ("resnet18_reduced", (3, 32, 32), ("conv1.weight", "layer1.0.conv1.weight", "layer1.0.conv2.weight",
+                                        "layer1.1.conv1.weight", "layer1.1.conv2.weight", "layer2.0.conv2.weight",
+                                        "layer2.1.conv1.weight", "layer2.1.conv2.weight")),
+    ("cnn1d", (3, 64), ("features.0.weight", "features.6.weight")),
+])
+def test_convolutions_read_their_columns_in_place(runner, kind, shape, in_place, tmp_path) -> None:
+    from pipeline.export import ExportRequest, export_program
+
+    req = ExportRequest(kind, shape, 4, 4, runtime="executorch", hidden=(8, 8), lr=0.1, width=8)
+    rng = np.random.default_rng(5)
+    req.masks = {name: (rng.random(m.shape) < 0.1).astype(np.float32) for name, m in prepare_model(req).masks.items()}
+    folder = export_program(req, tmp_path / "export").folder
+    _check(runner, folder, req, tmp_path, arm64=True, in_place=in_place)
 
 
 def test_a_sparcl_session_runs_its_masked_layers_sparse_every_step(runner, tmp_path) -> None:

@@ -7,13 +7,16 @@
  *
  * edgecl: ExecuTorch's portable as_strided_copy (third_party/executorch/kernels/portable/cpu/
  * op_as_strided_copy.cpp at cff6f4dd32), the same checks, with the copy done by strided_copy (runs
- * and an odometer) instead of a per-row recursion: the same bytes. The build compiles this file instead.
+ * and an odometer) instead of a per-row recursion: the same bytes; a copy the runner registered as
+ * elided (sparse_dispatch.h: every reader reads its source in place) is not made. The build compiles
+ * this file instead.
  */
 
 
 #include <executorch/kernels/portable/cpu/util/copy_ops_util.h>
 #include <executorch/runtime/kernel/kernel_includes.h>
 
+#include "sparse_dispatch.h"
 #include "strided_copy.h"
 
 namespace torch {
@@ -49,7 +52,7 @@ Tensor& as_strided_copy_out(
 
   ET_KERNEL_CHECK(ctx, tensor_is_default_dim_order(in), InvalidArgument, out);
 
-  if (in.numel() == 0) {
+  if (in.numel() == 0 || edgecl::kernels::copy_elided(out.unsafeGetTensorImpl())) {
     return out;
   }
 

@@ -82,7 +82,8 @@ Tensor& bmm_out(
       const bool left = product->kind == edgecl::kernels::SparseProduct::Kind::kLeft;
       const bool right = product->kind == edgecl::kernels::SparseProduct::Kind::kRight;
       for (int64_t b = 0; b < in.size(0); ++b) {
-        edgecl::kernels::run_product(*product, z + b * m * p, left ? x : x + b * m * n, right ? y : y + b * n * p, m, n, p);
+        edgecl::kernels::run_product(*product, z + b * m * p, left ? x : x + b * m * n, right ? y : y + b * n * p, m, n, p,
+                                     b);
       }
       return out;
     }

@@ -50,7 +50,7 @@ Tensor& mm_out(
   if (in.scalar_type() == ScalarType::Float) {
     if (auto* product = edgecl::kernels::find_sparse_product(out.unsafeGetTensorImpl())) {
       edgecl::kernels::run_product(*product, out.mutable_data_ptr<float>(), in.const_data_ptr<float>(),
-                                   mat2.const_data_ptr<float>(), in.size(0), in.size(1), mat2.size(1));
+                                   mat2.const_data_ptr<float>(), in.size(0), in.size(1), mat2.size(1), 0);
       return out;
     }
   }

@@ -16,50 +16,56 @@ namespace {
 
 bool all_of(const std::vector<int32_t>& live, int64_t n) { return static_cast<int64_t>(live.size()) == n; }
 
-/// Columns [j, j + 8 * NV) of one output row: the row's live k in ascending order, 8 * NV
-/// accumulators in registers.
+/// Columns [j, j + 8 * NV) of one output row's segment (b's rows read at `bs` + their offset): the
+/// row's live k in ascending order, 8 * NV accumulators in registers.
 template <int NV>
-__attribute__((always_inline)) inline void left_block(float* zi, const float* ai, int64_t vk, const int32_t* col,
-                                                      int64_t e0, int64_t e1, const float* b, int64_t p, int64_t j) {
+__attribute__((always_inline)) inline void left_block(float* zs, const float* ai, int64_t vk, const int32_t* col,
+                                                      int64_t e0, int64_t e1, const Columns& b, const float* bs,
+                                                      int64_t j) {
   vec8 acc[NV];
   for (int v = 0; v < NV; ++v) acc[v] = vec8{};
   for (int64_t e = e0; e < e1; ++e) {
     const int64_t k = col[e];
     const float av = ai[k * vk];
-    const float* bk = b + k * p + j;
+    const float* bk = bs + b.row(k) + j;
 #pragma GCC unroll 8
     for (int v = 0; v < NV; ++v) acc[v] += av * load8(bk + 8 * v);
   }
-  for (int v = 0; v < NV; ++v) store8(zi + j + 8 * v, acc[v]);
+  for (int v = 0; v < NV; ++v) store8(zs + j + 8 * v, acc[v]);
 }
 
-/// z [m, p] = v @ b, v's live entries (pattern row_ptr/col over [m, n]) at vals[i * vi + k * vk].
+/// z [m, p] = v @ b, v's live entries (pattern row_ptr/col over [m, n]) at vals[i * vi + k * vk];
+/// z's row is b's segments side by side.
 #if defined(__x86_64__)
 __attribute__((target_clones("avx2", "default")))
 #endif
 void spmm_left_csr(float* z, const float* vals, int64_t vi, int64_t vk, const int64_t* row_ptr, const int32_t* col,
-                   const float* b, int64_t m, int64_t p) {
+                   const Columns& b, int64_t m) {
+  const int64_t len = b.seg_len, p = b.segs * len;
   for (int64_t i = 0; i < m; ++i) {
-    float* zi = z + i * p;
     const float* ai = vals + i * vi;
     const int64_t e0 = row_ptr[i], e1 = row_ptr[i + 1];
-    int64_t j = 0;
-    for (; j + 64 <= p; j += 64) left_block<8>(zi, ai, vk, col, e0, e1, b, p, j);
-    switch ((p - j) / 8) {
-      case 7: left_block<7>(zi, ai, vk, col, e0, e1, b, p, j); break;
-      case 6: left_block<6>(zi, ai, vk, col, e0, e1, b, p, j); break;
-      case 5: left_block<5>(zi, ai, vk, col, e0, e1, b, p, j); break;
-      case 4: left_block<4>(zi, ai, vk, col, e0, e1, b, p, j); break;
-      case 3: left_block<3>(zi, ai, vk, col, e0, e1, b, p, j); break;
-      case 2: left_block<2>(zi, ai, vk, col, e0, e1, b, p, j); break;
-      case 1: left_block<1>(zi, ai, vk, col, e0, e1, b, p, j); break;
-      default: break;
-    }
-    j += (p - j) / 8 * 8;
-    for (; j < p; ++j) {
-      float s = 0.0f;
-      for (int64_t e = e0; e < e1; ++e) s += ai[col[e] * vk] * b[col[e] * p + j];
-      zi[j] = s;
+    for (int64_t s = 0; s < b.segs; ++s) {
+      float* zs = z + i * p + s * len;
+      const float* bs = b.data + b.seg(s);
+      int64_t j = 0;
+      for (; j + 64 <= len; j += 64) left_block<8>(zs, ai, vk, col, e0, e1, b, bs, j);
+      switch ((len - j) / 8) {
+        case 7: left_block<7>(zs, ai, vk, col, e0, e1, b, bs, j); break;
+        case 6: left_block<6>(zs, ai, vk, col, e0, e1, b, bs, j); break;
+        case 5: left_block<5>(zs, ai, vk, col, e0, e1, b, bs, j); break;
+        case 4: left_block<4>(zs, ai, vk, col, e0, e1, b, bs, j); break;
+        case 3: left_block<3>(zs, ai, vk, col, e0, e1, b, bs, j); break;
+        case 2: left_block<2>(zs, ai, vk, col, e0, e1, b, bs, j); break;
+        case 1: left_block<1>(zs, ai, vk, col, e0, e1, b, bs, j); break;
+        default: break;
+      }
+      j += (len - j) / 8 * 8;
+      for (; j < len; ++j) {
+        float sum = 0.0f;
+        for (int64_t e = e0; e < e1; ++e) sum += ai[col[e] * vk] * bs[b.row(col[e]) + j];
+        zs[j] = sum;
+      }
     }
   }
 }
@@ -148,19 +154,22 @@ void sddmm_group(float* sum, const float* a, int64_t as, const float* const* s, 
 }
 
 /// One row (or, transposed, one column) of the sampled product, k in [k0, k1): out[col[e] * stride]
-/// continues its sum over k ascending of a[k * as] * src[col[e] * n + k], 16 entries at a time.
+/// continues its sum over k ascending of a[k * as] * stream col[e]'s entry k (the streams' rows of
+/// `src`, read a segment at a time), 16 entries at a time.
 void sddmm_row(float* out, int64_t stride, const int32_t* col, int64_t cnt, const float* a, int64_t as,
-               const float* src, int64_t n, int64_t k0, int64_t k1) {
+               const Columns& src, int64_t k0, int64_t k1) {
   const float* s[16];
   float sum[16];
+  const int64_t len = src.seg_len;
   for (int64_t e0 = 0; e0 < cnt; e0 += 16) {
     const int64_t c = std::min<int64_t>(16, cnt - e0);
-    for (int64_t e = 0; e < 16; ++e) {
-      const int64_t live = col[e0 + std::min(e, c - 1)];
-      s[e] = src + live * n;
-      sum[e] = out[live * stride];
+    for (int64_t e = 0; e < 16; ++e) sum[e] = out[col[e0 + std::min(e, c - 1)] * stride];
+    for (int64_t g = k0 / len; g * len < k1; ++g) {
+      const int64_t base = g * len, lo = std::max(k0, base) - base, hi = std::min(k1, base + len) - base;
+      const float* seg = src.data + src.seg(g);
+      for (int64_t e = 0; e < 16; ++e) s[e] = seg + src.row(col[e0 + std::min(e, c - 1)]);
+      sddmm_group(sum, a + base * as, as, s, lo, hi, c > 8);
     }
-    sddmm_group(sum, a, as, s, k0, k1, c > 8);
     for (int64_t e = 0; e < c; ++e) out[col[e0 + e] * stride] = sum[e];
   }
 }
@@ -188,6 +197,34 @@ constexpr int64_t kMinCols = 16;
 /// The sampled product reads its streams in slices of this many bytes in all, to stay in L2
 /// (measured with bench-step's per-product GFLOP/s on a 2 MB L2).
 constexpr int64_t kSddmmStreamBytes = 1024 * 1024;
+
+/// The sampled product's CSR walk. By row: row i of a (`shared`, [m, n]) is shared by its entries,
+/// their streams b's columns (`streams`: b transposed). By column: column j of b (`shared`, [n, p],
+/// read down its stride) is shared, the streams a's rows. k runs in passes that keep the streams'
+/// slices in cache (whole segments of a segmented operand); each pass continues the entries' sums
+/// from z in the same order.
+void sddmm_csr(float* z, const float* shared, const Columns& streams, const SparsePattern& pz, bool by_row, int64_t m,
+               int64_t n, int64_t p) {
+  const int64_t bytes = static_cast<int64_t>(sizeof(float)) * (by_row ? p : m) * n;
+  const int64_t passes = std::max<int64_t>(1, (bytes + kSddmmStreamBytes - 1) / kSddmmStreamBytes);
+  int64_t kc = std::max<int64_t>(4, (n + passes - 1) / passes + 3) / 4 * 4;
+  if (streams.segs > 1) kc = std::max(streams.seg_len, kc / streams.seg_len * streams.seg_len);
+  const int64_t lines = by_row ? m : p;
+  const int64_t* ptr = by_row ? pz.row_ptr.data() : pz.t_row_ptr.data();
+  const int32_t* idx = by_row ? pz.col.data() : pz.t_col.data();
+  for (int64_t k0 = 0; k0 < n; k0 += kc) {
+    const int64_t k1 = std::min(n, k0 + kc);
+    for (int64_t l = 0; l < lines; ++l) {
+      const int64_t e0 = ptr[l], cnt = ptr[l + 1] - e0;
+      if (cnt == 0) continue;
+      if (by_row) {
+        sddmm_row(z + l * p, 1, idx + e0, cnt, shared + l * n, 1, streams, k0, k1);
+      } else {
+        sddmm_row(z + l, p, idx + e0, cnt, shared + l, p, streams, k0, k1);
+      }
+    }
+  }
+}
 
 }  // namespace
 
@@ -228,7 +265,7 @@ SparsePattern SparsePattern::from_flags(const uint8_t* live, int64_t rows, int64
 
 void spmm_left(float* z, const float* a, const SparsePattern& pa, const float* b, int64_t m, int64_t n, int64_t p) {
   if (!pa.rectangular || static_cast<int64_t>(pa.live_rows.size()) < kMinRows) {  // a few rows: CSR keeps 8 sums in flight
-    spmm_left_csr(z, a, n, 1, pa.row_ptr.data(), pa.col.data(), b, m, p);
+    spmm_left_csr(z, a, n, 1, pa.row_ptr.data(), pa.col.data(), Columns::dense(b, p), m);
     return;
   }
   const int64_t r = static_cast<int64_t>(pa.live_rows.size()), c = static_cast<int64_t>(pa.live_cols.size());
@@ -283,7 +320,7 @@ void spmm_right(float* z, const float* a, const float* b, const SparsePattern& p
     for (int64_t k = 0; k < n; ++k) scratch_a[k * m + i] = a[i * n + k];
   }
   scratch_z.resize(static_cast<size_t>(p * m));
-  spmm_left_csr(scratch_z.data(), b, 1, p, pb.t_row_ptr.data(), pb.t_col.data(), scratch_a.data(), p, m);
+  spmm_left_csr(scratch_z.data(), b, 1, p, pb.t_row_ptr.data(), pb.t_col.data(), Columns::dense(scratch_a.data(), m), p);
   for (int64_t i = 0; i < m; ++i) {
     for (int64_t j = 0; j < p; ++j) z[i * p + j] = scratch_z[j * m + i];
   }
@@ -317,36 +354,24 @@ void sddmm(float* z, const float* a, const float* b, const SparsePattern& pz, in
   // rows (columns) are each entry's stream. By row needs b transposed; it pays only where a
   // outgrows the cache slice and z's rows fill the vectors (8 entries or more), measured.
   const bool by_row = pz.nnz() >= 8 * m && static_cast<int64_t>(sizeof(float)) * m * n > kSddmmStreamBytes;
-  // k runs in passes that keep the streams' slices in cache; each pass continues the entries' sums
-  // from z in the same order.
-  const int64_t bytes = static_cast<int64_t>(sizeof(float)) * (by_row ? p : m) * n;
-  const int64_t passes = std::max<int64_t>(1, (bytes + kSddmmStreamBytes - 1) / kSddmmStreamBytes);
-  const int64_t kc = std::max<int64_t>(4, (n + passes - 1) / passes + 3) / 4 * 4;
-  // By row: row i of a shared, the streams b's columns (b transposed); by column: column j of b,
-  // read down its stride, shared, the streams a's rows.
-  const float* streams = a;
-  if (by_row) {
-    scratch_b.resize(static_cast<size_t>(n * p));
-    for (int64_t k = 0; k < n; ++k) {
-      for (int64_t j = 0; j < p; ++j) scratch_b[j * n + k] = b[k * p + j];
-    }
-    streams = scratch_b.data();
+  if (!by_row) {
+    sddmm_csr(z, b, Columns::dense(a, n), pz, false, m, n, p);
+    return;
   }
-  const int64_t lines = by_row ? m : p;
-  const int64_t* ptr = by_row ? pz.row_ptr.data() : pz.t_row_ptr.data();
-  const int32_t* idx = by_row ? pz.col.data() : pz.t_col.data();
-  for (int64_t k0 = 0; k0 < n; k0 += kc) {
-    const int64_t k1 = std::min(n, k0 + kc);
-    for (int64_t l = 0; l < lines; ++l) {
-      const int64_t e0 = ptr[l], cnt = ptr[l + 1] - e0;
-      if (cnt == 0) continue;
-      if (by_row) {
-        sddmm_row(z + l * p, 1, idx + e0, cnt, a + l * n, 1, streams, n, k0, k1);
-      } else {
-        sddmm_row(z + l, p, idx + e0, cnt, b + l, p, streams, n, k0, k1);
-      }
-    }
+  scratch_b.resize(static_cast<size_t>(n * p));
+  for (int64_t k = 0; k < n; ++k) {
+    for (int64_t j = 0; j < p; ++j) scratch_b[j * n + k] = b[k * p + j];
   }
+  sddmm_csr(z, a, Columns::dense(scratch_b.data(), n), pz, true, m, n, p);
+}
+
+void spmm_left_direct(float* z, const float* a, const SparsePattern& pa, const Columns& b, int64_t m, int64_t n) {
+  spmm_left_csr(z, a, n, 1, pa.row_ptr.data(), pa.col.data(), b, m);
+}
+
+void sddmm_direct(float* z, const Columns& a, const float* b, const SparsePattern& pz, int64_t m, int64_t n, int64_t p) {
+  std::fill(z, z + m * p, 0.0f);
+  sddmm_csr(z, b, a, pz, false, m, n, p);
 }
 
 }  // namespace kernels

@@ -12,6 +12,8 @@
  *               a mask multiplies next: elsewhere the dense path gives w * 0 = +-0 instead).
  * A pattern whose live set is a rectangle (live rows x live columns: a channel mask, density 0 or 1)
  * runs the dense kernel on the compacted operands (a channel's products on its surviving rows).
+ * spmm_left's dense side and sddmm's left side may also be read in place (Columns): a convolution's
+ * columns read from its padded input, with no im2col copy; the same values in the same order.
  */
 #pragma once
 
@@ -38,12 +40,34 @@ struct SparsePattern {
   static SparsePattern from_flags(const uint8_t* live, int64_t rows, int64_t cols);
 };
 
+/// A dense [rows, segs * seg_len] matrix read where it lies: entry (k, j) at
+/// data[row_off[k] + seg_off[j / seg_len] + j % seg_len]. A convolution's im2col columns are its
+/// padded input read at a tap's offset (row_off) along each output row (a segment).
+/// A matrix stored as usual is the case row_off = null (row k at k * row_stride), seg_off = null
+/// (segment s at s * seg_len).
+struct Columns {
+  const float* data = nullptr;
+  const int64_t* row_off = nullptr;  // rows
+  const int64_t* seg_off = nullptr;  // segs
+  int64_t row_stride = 0, seg_len = 0, segs = 0;
+
+  /// A row-major [rows, cols] matrix: one segment per row.
+  static Columns dense(const float* data, int64_t cols) { return {data, nullptr, nullptr, cols, cols, 1}; }
+  int64_t row(int64_t k) const { return row_off != nullptr ? row_off[k] : k * row_stride; }
+  int64_t seg(int64_t s) const { return seg_off != nullptr ? seg_off[s] : s * seg_len; }
+};
+
 /// z [m, p] = a [m, n] @ b [n, p]; a's entries outside `pa` ([m, n]) are treated as zero.
 void spmm_left(float* z, const float* a, const SparsePattern& pa, const float* b, int64_t m, int64_t n, int64_t p);
 /// z [m, p] = a [m, n] @ b [n, p]; b's entries outside `pb` ([n, p]) are treated as zero.
 void spmm_right(float* z, const float* a, const float* b, const SparsePattern& pb, int64_t m, int64_t n, int64_t p);
 /// z [m, p] = (a [m, n] @ b [n, p]) on the entries of `pz` ([m, p]), +0 on the others.
 void sddmm(float* z, const float* a, const float* b, const SparsePattern& pz, int64_t m, int64_t n, int64_t p);
+/// spmm_left with b [n, b.segs * b.seg_len] read in place; the CSR walk whatever the pattern's shape.
+void spmm_left_direct(float* z, const float* a, const SparsePattern& pa, const Columns& b, int64_t m, int64_t n);
+/// sddmm with a [m, n = a.segs * a.seg_len] read in place; the CSR walk by column whatever the
+/// pattern's shape.
+void sddmm_direct(float* z, const Columns& a, const float* b, const SparsePattern& pz, int64_t m, int64_t n, int64_t p);
 
 }  // namespace kernels
 }  // namespace edgecl

@@ -2,230 +2,16 @@
 
 #include <algorithm>
 #include <map>
-#include <numeric>
-#include <set>
 
-#include <executorch/schema/program_generated.h>
+#include "direct_columns.h"
+#include "plan_walker.h"
 
 namespace edgecl {
 namespace {
 
 namespace et = ::executorch;
-using et::runtime::EValue;
 using kernels::SparseProduct;
 using kernels::SparsePattern;
-
-/// One kernel instruction: operator name ("aten::mm.out") and argument value indices (the output last).
-struct Instr {
-  std::string op;
-  std::vector<int> args;
-  int out() const { return args.empty() ? -1 : args.back(); }
-};
-
-/// Values of a tensor's elements (mask or product entry indices) in its shape.
-struct IndexTensor {
-  std::vector<int64_t> shape;
-  std::vector<int32_t> v;
-};
-
-int64_t numel(const std::vector<int64_t>& shape) {
-  return std::accumulate(shape.begin(), shape.end(), int64_t{1}, std::multiplies<int64_t>());
-}
-
-std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& shape) {
-  std::vector<int64_t> s(shape.size(), 1);
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d) s[d] = s[d + 1] * shape[d + 1];
-  return s;
-}
-
-/// out[c] = in[base + sum_d c[d] * step[d]] over out's shape (an odometer).
-IndexTensor gather_strided(const IndexTensor& in, const std::vector<int64_t>& out_shape, int64_t base,
-                           const std::vector<int64_t>& step) {
-  IndexTensor out{out_shape, std::vector<int32_t>(static_cast<size_t>(numel(out_shape)))};
-  std::vector<int64_t> c(out_shape.size(), 0);
-  int64_t off = base;
-  for (size_t e = 0; e < out.v.size(); ++e) {
-    out.v[e] = in.v[static_cast<size_t>(off)];
-    for (int64_t d = static_cast<int64_t>(c.size()) - 1; d >= 0; --d) {
-      if (++c[d] < out_shape[d]) {
-        off += step[d];
-        break;
-      }
-      off -= step[d] * (out_shape[d] - 1);
-      c[d] = 0;
-    }
-  }
-  return out;
-}
-
-const char* const kIdentity[] = {"aten::view_copy.out", "executorch_prim::et_view.default", "aten::squeeze_copy.dims_out",
-                                 "aten::squeeze_copy.dim_out", "aten::unsqueeze_copy.out", "aten::clone.out",
-                                 "aten::alias_copy.out", "dim_order_ops::_clone_dim_order.out"};
-
-bool is_identity(const std::string& op) {
-  return std::find(std::begin(kIdentity), std::end(kIdentity), op) != std::end(kIdentity);
-}
-
-bool is_layout(const std::string& op) {
-  return is_identity(op) || op == "aten::permute_copy.out" || op == "aten::t_copy.out" || op == "aten::flip.out" ||
-         op == "aten::expand_copy.out";
-}
-
-bool is_product(const std::string& op) { return op == "aten::mm.out" || op == "aten::bmm.out"; }
-
-std::vector<int64_t> wrap_dims(et::aten::ArrayRef<int64_t> dims, size_t rank) {
-  std::vector<int64_t> out;
-  for (int64_t d : dims) out.push_back(d < 0 ? d + static_cast<int64_t>(rank) : d);
-  return out;
-}
-
-class Walker {
- public:
-  explicit Walker(const et::runtime::Method& method) : method_(method) {
-    const auto* plan = method.serialization_plan();
-    for (const auto* chain : *plan->chains()) {
-      for (const auto* ins : *chain->instructions()) {
-        Instr instr;
-        if (ins->instr_args_type() == executorch_flatbuffer::InstructionArguments::KernelCall) {
-          const auto* call = ins->instr_args_as_KernelCall();
-          const auto* op = plan->operators()->Get(call->op_index());
-          instr.op = op->name()->str() + (op->overload() && op->overload()->size() ? "." + op->overload()->str() : "");
-          instr.args.assign(call->args()->begin(), call->args()->end());
-        }
-        const int idx = static_cast<int>(instrs_.size());
-        instrs_.push_back(std::move(instr));
-        const Instr& in = instrs_.back();
-        if (in.args.empty()) continue;
-        producer_[in.out()] = idx;
-        std::set<int> read(in.args.begin(), in.args.end() - 1);
-        read.erase(in.out());
-        for (int v : read) consumers_[v].push_back(idx);
-      }
-    }
-    for (int v : *plan->outputs()) consumers_[v].push_back(-1);
-    find_views(*plan);
-  }
-
-  /// A view (reshape) in the plan is no instruction: a value with no producer that shares its
-  /// source's memory. Its source is the last value written at that address before the view's
-  /// first use (the memory plan keeps the source alive while the view lives), of the same size.
-  void find_views(const executorch_flatbuffer::ExecutionPlan& plan) {
-    std::map<const void*, std::vector<int>> writes;  // address -> instructions writing there, in order
-    for (size_t i = 0; i < instrs_.size(); ++i) {
-      const int out = instrs_[i].out();
-      if (is_tensor(out) && data(out) != nullptr) writes[data(out)].push_back(static_cast<int>(i));
-    }
-    std::set<int> inputs(plan.inputs()->begin(), plan.inputs()->end());
-    for (const auto& [v, users] : consumers_) {
-      if (producer(v) >= 0 || inputs.count(v) || !is_tensor(v) || data(v) == nullptr) continue;
-      int first = -1;
-      for (int u : users) first = u >= 0 && (first < 0 || u < first) ? u : first;
-      auto it = writes.find(data(v));
-      if (first < 0 || it == writes.end()) continue;
-      int src = -1;
-      for (int i : it->second) src = i < first ? instrs_[static_cast<size_t>(i)].out() : src;
-      if (src >= 0 && src != v && numel(shape(src)) == numel(shape(v))) {
-        view_of_[v] = src;
-        views_[src].push_back(v);
-      }
-    }
-  }
-
-  /// The value `v` is a view of (or -1), and the views of `v`.
-  int view_of(int v) const {
-    auto it = view_of_.find(v);
-    return it == view_of_.end() ? -1 : it->second;
-  }
-  std::vector<int> views(int v) const {
-    auto it = views_.find(v);
-    return it == views_.end() ? std::vector<int>{} : it->second;
-  }
-
-  const std::vector<Instr>& instrs() const { return instrs_; }
-  std::vector<int> consumers(int v) const {
-    auto it = consumers_.find(v);
-    return it == consumers_.end() ? std::vector<int>{} : it->second;
-  }
-  int producer(int v) const {
-    auto it = producer_.find(v);
-    return it == producer_.end() ? -1 : it->second;
-  }
-  bool is_tensor(int v) const { return v >= 0 && static_cast<size_t>(v) < method_.values_size() && method_.value(v).isTensor(); }
-  std::vector<int64_t> shape(int v) const {
-    const auto sizes = method_.value(v).toTensor().sizes();
-    return std::vector<int64_t>(sizes.begin(), sizes.end());
-  }
-  std::vector<int64_t> int_list(int v) const {
-    if (!method_.value(v).isIntList()) return {};
-    const auto l = method_.value(v).toIntList();
-    return std::vector<int64_t>(l.begin(), l.end());
-  }
-  bool flag(int v) const { return method_.value(v).isBool() && method_.value(v).toBool(); }
-  const void* data(int v) const { return method_.value(v).toTensor().const_data_ptr(); }
-  const void* impl(int v) const { return method_.value(v).toTensor().unsafeGetTensorImpl(); }
-
-  /// `in` carried through the layout instruction `i` (its output's index tensor), or false.
-  bool apply(const Instr& i, const IndexTensor& in, IndexTensor* out) const {
-    if (!is_tensor(i.out())) return false;
-    const std::vector<int64_t> oshape = shape(i.out());
-    const size_t rank = in.shape.size();
-    const std::vector<int64_t> istr = contiguous_strides(in.shape);
-    if (is_identity(i.op)) {
-      if (numel(oshape) != numel(in.shape)) return false;
-      *out = {oshape, in.v};
-      return true;
-    }
-    if (i.op == "aten::permute_copy.out" || i.op == "aten::t_copy.out") {
-      std::vector<int64_t> dims = {1, 0};
-      if (i.op == "aten::permute_copy.out") dims = wrap_dims(method_.value(i.args[1]).toIntList(), rank);
-      if (dims.size() != rank || oshape.size() != rank) return false;
-      std::vector<int64_t> step(rank);
-      for (size_t d = 0; d < rank; ++d) step[d] = istr[static_cast<size_t>(dims[d])];
-      *out = gather_strided(in, oshape, 0, step);
-      return true;
-    }
-    if (i.op == "aten::flip.out") {
-      const auto dims = wrap_dims(method_.value(i.args[1]).toIntList(), rank);
-      std::vector<int64_t> step = istr;
-      int64_t base = 0;
-      for (int64_t d : dims) {
-        base += (in.shape[static_cast<size_t>(d)] - 1) * istr[static_cast<size_t>(d)];
-        step[static_cast<size_t>(d)] = -istr[static_cast<size_t>(d)];
-      }
-      *out = gather_strided(in, oshape, base, step);
-      return true;
-    }
-    if (i.op == "aten::expand_copy.out") {
-      if (oshape.size() < rank) return false;
-      const size_t lead = oshape.size() - rank;
-      std::vector<int64_t> step(oshape.size(), 0);
-      for (size_t d = 0; d < rank; ++d) {
-        if (in.shape[d] == oshape[lead + d]) {
-          step[lead + d] = istr[d];
-        } else if (in.shape[d] != 1) {
-          return false;
-        }
-      }
-      *out = gather_strided(in, oshape, 0, step);
-      return true;
-    }
-    return false;
-  }
-
- private:
-  const et::runtime::Method& method_;
-  std::vector<Instr> instrs_;
-  std::map<int, int> producer_;
-  std::map<int, std::vector<int>> consumers_;
-  std::map<int, int> view_of_;
-  std::map<int, std::vector<int>> views_;
-};
-
-IndexTensor iota(const std::vector<int64_t>& shape) {
-  IndexTensor t{shape, std::vector<int32_t>(static_cast<size_t>(numel(shape)))};
-  std::iota(t.v.begin(), t.v.end(), 0);
-  return t;
-}
 
 }  // namespace
 
@@ -238,6 +24,22 @@ struct SparsePlan::Product {
   SparsePattern pattern;
   SparseProduct dispatch;
   const void* key = nullptr;
+  std::unique_ptr<kernels::DirectColumns> direct;  // its dense side in place, where it may be read so
+};
+
+/// An im2col copy every reader of which may read its source in place: skipped while all do.
+struct SparsePlan::Copy {
+  const void* key = nullptr;
+  std::vector<Product*> readers;
+  bool skip = false;
+};
+
+/// A copy's source moved out of the memory plan, so that no later value overwrites it before its
+/// last reader; its planned address is put back when the plan goes.
+struct SparsePlan::Moved {
+  et::runtime::etensor::TensorImpl* impl = nullptr;
+  void* planned = nullptr;
+  std::unique_ptr<float[]> bytes;
 };
 
 struct SparsePlan::Layer {
@@ -252,6 +54,8 @@ SparsePlan::~SparsePlan() {
   for (auto& layer : layers_) {
     for (auto& p : layer->products) kernels::unregister_sparse_product(p->key);
   }
+  for (auto& c : copies_) kernels::unregister_elided_copy(c->key);
+  for (auto& m : moved_) m->impl->set_data(m->planned);
 }
 
 namespace {
@@ -394,10 +198,61 @@ Result<std::unique_ptr<SparsePlan>> SparsePlan::build(const et::runtime::Method&
     }
     plan->layers_.push_back(std::move(layer));
   }
+  plan->read_columns_in_place(w);
   for (auto& layer : plan->layers_) {
     for (auto& p : layer->products) kernels::register_sparse_product(p->key, &p->dispatch);
   }
   return plan;
+}
+
+void SparsePlan::read_columns_in_place(const Walker& w) {
+  std::map<int, std::vector<std::pair<Product*, ColumnsSite>>> by_copy;
+  for (auto& layer : layers_) {
+    for (auto& p : layer->products) {
+      if (p->kind == SparseProduct::Kind::kRight) continue;
+      ColumnsSite site;
+      // kLeft: the weight times the columns; kOutput: the columns times the output gradient.
+      const int operand = p->kind == SparseProduct::Kind::kLeft ? 1 : 0;
+      if (find_columns(w, p->instr, operand, kMinSegment, &site)) by_copy[site.copy].push_back({p.get(), std::move(site)});
+    }
+  }
+  for (auto& [copy, sites] : by_copy) {
+    const std::vector<int> readers = copy_readers(w, copy);
+    int last = copy;
+    bool all = !readers.empty();
+    for (int r : readers) {
+      all = all && r >= 0 && std::any_of(sites.begin(), sites.end(), [&](const auto& s) { return s.first->instr == r; });
+      last = std::max(last, r);
+    }
+    const int source = sites.front().second.source;
+    if (!all || std::any_of(sites.begin(), sites.end(), [&](const auto& s) { return s.second.source != source; })) continue;
+    if (!stays_intact(w, source, copy, last) && !move_out_of_plan(w, source)) continue;
+    auto c = std::make_unique<Copy>();
+    c->key = w.impl(w.instrs()[static_cast<size_t>(copy)].out());
+    for (auto& [product, site] : sites) {
+      site.columns.source = static_cast<const float*>(w.data(source)) + site.offset;
+      product->direct = std::make_unique<kernels::DirectColumns>(std::move(site.columns));
+      c->readers.push_back(product);
+    }
+    kernels::register_elided_copy(c->key, &c->skip);
+    copies_.push_back(std::move(c));
+  }
+}
+
+bool SparsePlan::move_out_of_plan(const Walker& w, int source) {
+  // Only a value no other value aliases: written by one instruction, no views, not a program output.
+  const auto users = w.consumers(source);
+  if (w.producer(source) < 0 || w.view_of(source) >= 0 || !w.views(source).empty() ||
+      std::find(users.begin(), users.end(), -1) != users.end()) {
+    return false;
+  }
+  auto m = std::make_unique<Moved>();
+  m->impl = w.impl(source);
+  m->planned = m->impl->mutable_data();
+  m->bytes.reset(new float[(w.nbytes(source) + sizeof(float) - 1) / sizeof(float)]);
+  m->impl->set_data(m->bytes.get());
+  moved_.push_back(std::move(m));
+  return true;
 }
 
 void SparsePlan::choose(Product& p) const {
@@ -407,6 +262,13 @@ void SparsePlan::choose(Product& p) const {
   p.dispatch.kind = p.kind;
   p.dispatch.pattern = &p.pattern;
   p.dispatch.use_dense = !enabled_ || (!p.pattern.rectangular && p.pattern.density() > crossover);
+  p.dispatch.direct = p.dispatch.use_dense ? nullptr : p.direct.get();
+}
+
+void SparsePlan::update_copies() {
+  for (auto& c : copies_) {
+    c->skip = std::all_of(c->readers.begin(), c->readers.end(), [](const Product* p) { return p->dispatch.direct != nullptr; });
+  }
 }
 
 void SparsePlan::set_enabled(bool on) {
@@ -414,6 +276,7 @@ void SparsePlan::set_enabled(bool on) {
   for (auto& layer : layers_) {
     for (auto& p : layer->products) choose(*p);
   }
+  update_copies();
 }
 
 void SparsePlan::set_timed(bool on) {
@@ -440,6 +303,7 @@ void SparsePlan::rebuild(const std::vector<const float*>& masks, const std::vect
       choose(*p);
     }
   }
+  update_copies();
 }
 
 std::vector<LayerReport> SparsePlan::report() const {
@@ -447,7 +311,8 @@ std::vector<LayerReport> SparsePlan::report() const {
   for (const auto& layer : layers_) {
     LayerReport r{layer->name, {}};
     for (const auto& p : layer->products) {
-      r.products.push_back({p->role, p->pattern.density(), p->pattern.rectangular, p->dispatch.use_dense, p->dispatch.stats});
+      r.products.push_back({p->role, p->pattern.density(), p->pattern.rectangular, p->dispatch.use_dense,
+                            p->dispatch.direct != nullptr, p->dispatch.stats});
     }
     out.push_back(std::move(r));
   }

@@ -9,6 +9,9 @@
  * Each product gets an index map from its matrix's entries to the mask's (layout copies applied to
  * an index tensor), so its pattern is rebuilt from the mask alone when the masks change. The
  * products are registered with the kernels (kernels/sparse_dispatch.h) for as long as this lives.
+ * A convolution's products read its columns in place (direct_columns.h) while they run sparse, and
+ * its im2col copy is skipped while all of them do; a copy's source that a later value would
+ * overwrite first is moved out of the memory plan into the plan's own buffer.
  */
 #pragma once
 
@@ -23,17 +26,23 @@
 
 namespace edgecl {
 
+class Walker;
+
 /// Densities above which the dense kernel is faster, per kind (measured: bench-step's per-product
 /// figures on the programs' shapes; a rectangular pattern always runs compacted).
 constexpr double kLeftCrossover = 0.45;
 constexpr double kRightCrossover = 0.3;
 constexpr double kOutputCrossover = 0.15;
+/// Output rows shorter than this keep the im2col copy: their vectors would be short (measured with
+/// bench-step's per-product figures).
+constexpr int64_t kMinSegment = 16;
 
 /// One product's figures: role "forward" | "input_grad" | "weight_grad".
 struct ProductReport {
   std::string role;
   double density = 0.0;
   bool rectangular = false, dense = false;
+  bool in_place = false;  // reads a convolution's columns where they lie, not an im2col copy
   kernels::ProductStats stats;
 };
 
@@ -65,9 +74,16 @@ class SparsePlan final {
  private:
   struct Product;
   struct Layer;
+  struct Copy;
+  struct Moved;
   SparsePlan();
   void choose(Product& p) const;
+  void update_copies();
+  void read_columns_in_place(const Walker& w);
+  bool move_out_of_plan(const Walker& w, int source);
   std::vector<std::unique_ptr<Layer>> layers_;
+  std::vector<std::unique_ptr<Copy>> copies_;
+  std::vector<std::unique_ptr<Moved>> moved_;
   bool enabled_ = false;
 };
 

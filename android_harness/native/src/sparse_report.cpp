@@ -9,7 +9,7 @@ OrderedJson sparse_layers_json(const std::vector<LayerReport>& layers) {
     for (const auto& r : layer.products) {
       const auto& st = r.stats;
       products.push_back({{"role", r.role}, {"density", r.density}, {"rectangular", r.rectangular},
-                          {"kernel", r.dense ? "dense" : "sparse"}, {"sparse_calls", st.sparse_calls},
+                          {"kernel", r.dense ? "dense" : "sparse"}, {"in_place", r.in_place}, {"sparse_calls", st.sparse_calls},
                           {"dense_calls", st.dense_calls}, {"seconds", st.seconds},
                           {"nonzero_gflop", st.nonzero_flops * 1e-9}, {"dense_gflop", st.dense_flops * 1e-9},
                           {"gflops_nonzero", st.seconds > 0 ? st.nonzero_flops * 1e-9 / st.seconds : 0.0}});

@@ -135,3 +135,72 @@ TEST(sparse_pattern_finds_rectangles) {
   const SparsePattern z = SparsePattern::from_flags(none, 2, 2);
   CHECK(z.rectangular && z.nnz() == 0 && z.density() == 0.0);
 }
+
+namespace {
+
+/// A stride-1 convolution's columns over a padded [c, hp, wp] input with kh x kw taps: rows (c, i, j),
+/// one segment per output row y at y * wp (the in-place form), and the same matrix copied (im2col).
+struct Windows {
+  int64_t c, hp, wp, kh, kw;
+  int64_t ho() const { return hp - kh + 1; }
+  int64_t wo() const { return wp - kw + 1; }
+  int64_t rows() const { return c * kh * kw; }
+  std::vector<int64_t> row_off() const {
+    std::vector<int64_t> r;
+    for (int64_t ch = 0; ch < c; ++ch)
+      for (int64_t i = 0; i < kh; ++i)
+        for (int64_t j = 0; j < kw; ++j) r.push_back(ch * hp * wp + i * wp + j);
+    return r;
+  }
+  std::vector<int64_t> seg_off() const {
+    std::vector<int64_t> s;
+    for (int64_t y = 0; y < ho(); ++y) s.push_back(y * wp);
+    return s;
+  }
+  std::vector<float> copied(const std::vector<float>& x) const {
+    std::vector<float> cols;
+    for (int64_t r : row_off())
+      for (int64_t so : seg_off())
+        for (int64_t xo = 0; xo < wo(); ++xo) cols.push_back(x[static_cast<size_t>(r + so + xo)]);
+    return cols;
+  }
+};
+
+// 3x3 taps on 34x34 (segments of 32), 18x18 (16), 12x12 (a segment of 10: a vector and a tail), and a
+// 1-D convolution (one output row of 61).
+const Windows kWindows[] = {{3, 34, 34, 3, 3}, {5, 18, 18, 3, 3}, {4, 12, 12, 3, 3}, {6, 1, 63, 1, 3}};
+
+}  // namespace
+
+TEST(sparse_products_read_columns_in_place_with_the_same_bits) {
+  edgecl::Stream s(5, edgecl::Purpose::kEpoch, 4, 0);
+  for (const Windows& win : kWindows) {
+    const std::vector<float> x = values(s, win.c * win.hp * win.wp);
+    const std::vector<float> cols = win.copied(x);
+    const auto ro = win.row_off();
+    const auto so = win.seg_off();
+    const edgecl::kernels::Columns direct{x.data(), ro.data(), so.data(), 0, win.wo(), win.ho()};
+    const int64_t k = win.rows(), p = win.ho() * win.wo();
+    for (double d : {0.05, 0.1, 0.5, 1.0}) {
+      for (int kind = 0; kind < 4; ++kind) {
+        const int64_t m = 7;
+        std::vector<float> a = values(s, m * k);
+        const auto f = flags(s, m, k, d, kind);
+        zero_dead(&a, f);
+        const SparsePattern pa = SparsePattern::from_flags(f.data(), m, k);
+        std::vector<float> want(static_cast<size_t>(m * p)), got(static_cast<size_t>(m * p), 3.0f);
+        edgecl::kernels::matmul_f32(want.data(), a.data(), cols.data(), m, k, p);
+        edgecl::kernels::spmm_left_direct(got.data(), a.data(), pa, direct, m, k);
+        CHECK(same_bits(want, got));
+        // The weight gradient: z [k, m] = cols [k, p] @ g [p, m] on a pattern of z.
+        const std::vector<float> g = values(s, p * m);
+        const auto fz = flags(s, k, m, d, kind);
+        const SparsePattern pz = SparsePattern::from_flags(fz.data(), k, m);
+        std::vector<float> zw(static_cast<size_t>(k * m), 3.0f), zd(static_cast<size_t>(k * m), 3.0f);
+        edgecl::kernels::sddmm(zw.data(), cols.data(), g.data(), pz, k, p, m);
+        edgecl::kernels::sddmm_direct(zd.data(), direct, g.data(), pz, k, p, m);
+        CHECK(same_bits(zw, zd));
+      }
+    }
+  }
+}

@@ -1,0 +1,214 @@
+#include "plan_walker.h"
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+
+#include <executorch/schema/program_generated.h>
+
+namespace edgecl {
+
+namespace et = ::executorch;
+
+int64_t numel(const std::vector<int64_t>& shape) {
+  return std::accumulate(shape.begin(), shape.end(), int64_t{1}, std::multiplies<int64_t>());
+}
+
+namespace {
+
+std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> s(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d) s[d] = s[d + 1] * shape[d + 1];
+  return s;
+}
+
+/// out[c] = in[base + sum_d c[d] * step[d]] over out's shape (an odometer).
+IndexTensor gather_strided(const IndexTensor& in, const std::vector<int64_t>& out_shape, int64_t base,
+                           const std::vector<int64_t>& step) {
+  IndexTensor out{out_shape, std::vector<int32_t>(static_cast<size_t>(numel(out_shape)))};
+  std::vector<int64_t> c(out_shape.size(), 0);
+  int64_t off = base;
+  for (size_t e = 0; e < out.v.size(); ++e) {
+    out.v[e] = in.v[static_cast<size_t>(off)];
+    for (int64_t d = static_cast<int64_t>(c.size()) - 1; d >= 0; --d) {
+      if (++c[d] < out_shape[d]) {
+        off += step[d];
+        break;
+      }
+      off -= step[d] * (out_shape[d] - 1);
+      c[d] = 0;
+    }
+  }
+  return out;
+}
+
+const char* const kIdentity[] = {"aten::view_copy.out", "executorch_prim::et_view.default", "aten::squeeze_copy.dims_out",
+                                 "aten::squeeze_copy.dim_out", "aten::unsqueeze_copy.out", "aten::clone.out",
+                                 "aten::alias_copy.out", "dim_order_ops::_clone_dim_order.out"};
+
+bool is_identity(const std::string& op) {
+  return std::find(std::begin(kIdentity), std::end(kIdentity), op) != std::end(kIdentity);
+}
+
+std::vector<int64_t> wrap_dims(et::aten::ArrayRef<int64_t> dims, size_t rank) {
+  std::vector<int64_t> out;
+  for (int64_t d : dims) out.push_back(d < 0 ? d + static_cast<int64_t>(rank) : d);
+  return out;
+}
+
+}  // namespace
+
+bool is_layout(const std::string& op) {
+  return is_identity(op) || op == "aten::permute_copy.out" || op == "aten::t_copy.out" || op == "aten::flip.out" ||
+         op == "aten::expand_copy.out";
+}
+
+bool is_product(const std::string& op) { return op == "aten::mm.out" || op == "aten::bmm.out"; }
+
+Walker::Walker(const et::runtime::Method& method) : method_(method) {
+  const auto* plan = method.serialization_plan();
+  for (const auto* chain : *plan->chains()) {
+    for (const auto* ins : *chain->instructions()) {
+      Instr instr;
+      if (ins->instr_args_type() == executorch_flatbuffer::InstructionArguments::KernelCall) {
+        const auto* call = ins->instr_args_as_KernelCall();
+        const auto* op = plan->operators()->Get(call->op_index());
+        instr.op = op->name()->str() + (op->overload() && op->overload()->size() ? "." + op->overload()->str() : "");
+        instr.args.assign(call->args()->begin(), call->args()->end());
+      }
+      const int idx = static_cast<int>(instrs_.size());
+      instrs_.push_back(std::move(instr));
+      const Instr& in = instrs_.back();
+      if (in.args.empty()) continue;
+      producer_[in.out()] = idx;
+      std::set<int> read(in.args.begin(), in.args.end() - 1);
+      read.erase(in.out());
+      for (int v : read) consumers_[v].push_back(idx);
+    }
+  }
+  for (int v : *plan->outputs()) consumers_[v].push_back(-1);
+  find_views(*plan);
+}
+
+/// A view's source is the last value written at its address before the view's first use (the
+/// memory plan keeps the source alive while the view lives), of the same size.
+void Walker::find_views(const executorch_flatbuffer::ExecutionPlan& plan) {
+  std::map<const void*, std::vector<int>> writes;  // address -> instructions writing there, in order
+  for (size_t i = 0; i < instrs_.size(); ++i) {
+    const int out = instrs_[i].out();
+    if (is_tensor(out) && data(out) != nullptr) writes[data(out)].push_back(static_cast<int>(i));
+  }
+  std::set<int> inputs(plan.inputs()->begin(), plan.inputs()->end());
+  for (const auto& [v, users] : consumers_) {
+    if (producer(v) >= 0 || inputs.count(v) || !is_tensor(v) || data(v) == nullptr) continue;
+    int first = -1;
+    for (int u : users) first = u >= 0 && (first < 0 || u < first) ? u : first;
+    auto it = writes.find(data(v));
+    if (first < 0 || it == writes.end()) continue;
+    int src = -1;
+    for (int i : it->second) src = i < first ? instrs_[static_cast<size_t>(i)].out() : src;
+    if (src >= 0 && src != v && numel(shape(src)) == numel(shape(v))) {
+      view_of_[v] = src;
+      views_[src].push_back(v);
+    }
+  }
+}
+
+int Walker::view_of(int v) const {
+  auto it = view_of_.find(v);
+  return it == view_of_.end() ? -1 : it->second;
+}
+
+std::vector<int> Walker::views(int v) const {
+  auto it = views_.find(v);
+  return it == views_.end() ? std::vector<int>{} : it->second;
+}
+
+std::vector<int> Walker::consumers(int v) const {
+  auto it = consumers_.find(v);
+  return it == consumers_.end() ? std::vector<int>{} : it->second;
+}
+
+int Walker::producer(int v) const {
+  auto it = producer_.find(v);
+  return it == producer_.end() ? -1 : it->second;
+}
+
+bool Walker::is_tensor(int v) const {
+  return v >= 0 && static_cast<size_t>(v) < method_.values_size() && method_.value(v).isTensor();
+}
+
+std::vector<int64_t> Walker::shape(int v) const {
+  const auto sizes = method_.value(v).toTensor().sizes();
+  return std::vector<int64_t>(sizes.begin(), sizes.end());
+}
+
+std::vector<int64_t> Walker::int_list(int v) const {
+  if (!method_.value(v).isIntList()) return {};
+  const auto l = method_.value(v).toIntList();
+  return std::vector<int64_t>(l.begin(), l.end());
+}
+
+bool Walker::flag(int v) const { return method_.value(v).isBool() && method_.value(v).toBool(); }
+const void* Walker::data(int v) const { return method_.value(v).toTensor().const_data_ptr(); }
+et::runtime::etensor::TensorImpl* Walker::impl(int v) const { return method_.value(v).toTensor().unsafeGetTensorImpl(); }
+size_t Walker::nbytes(int v) const { return method_.value(v).toTensor().nbytes(); }
+int64_t Walker::int_or(int v, int64_t fallback) const {
+  return method_.value(v).isInt() ? method_.value(v).toInt() : fallback;
+}
+
+bool Walker::apply(const Instr& i, const IndexTensor& in, IndexTensor* out) const {
+  if (!is_tensor(i.out())) return false;
+  const std::vector<int64_t> oshape = shape(i.out());
+  const size_t rank = in.shape.size();
+  const std::vector<int64_t> istr = contiguous_strides(in.shape);
+  if (is_identity(i.op)) {
+    if (numel(oshape) != numel(in.shape)) return false;
+    *out = {oshape, in.v};
+    return true;
+  }
+  if (i.op == "aten::permute_copy.out" || i.op == "aten::t_copy.out") {
+    std::vector<int64_t> dims = {1, 0};
+    if (i.op == "aten::permute_copy.out") dims = wrap_dims(method_.value(i.args[1]).toIntList(), rank);
+    if (dims.size() != rank || oshape.size() != rank) return false;
+    std::vector<int64_t> step(rank);
+    for (size_t d = 0; d < rank; ++d) step[d] = istr[static_cast<size_t>(dims[d])];
+    *out = gather_strided(in, oshape, 0, step);
+    return true;
+  }
+  if (i.op == "aten::flip.out") {
+    const auto dims = wrap_dims(method_.value(i.args[1]).toIntList(), rank);
+    std::vector<int64_t> step = istr;
+    int64_t base = 0;
+    for (int64_t d : dims) {
+      base += (in.shape[static_cast<size_t>(d)] - 1) * istr[static_cast<size_t>(d)];
+      step[static_cast<size_t>(d)] = -istr[static_cast<size_t>(d)];
+    }
+    *out = gather_strided(in, oshape, base, step);
+    return true;
+  }
+  if (i.op == "aten::expand_copy.out") {
+    if (oshape.size() < rank) return false;
+    const size_t lead = oshape.size() - rank;
+    std::vector<int64_t> step(oshape.size(), 0);
+    for (size_t d = 0; d < rank; ++d) {
+      if (in.shape[d] == oshape[lead + d]) {
+        step[lead + d] = istr[d];
+      } else if (in.shape[d] != 1) {
+        return false;
+      }
+    }
+    *out = gather_strided(in, oshape, 0, step);
+    return true;
+  }
+  return false;
+}
+
+IndexTensor iota(const std::vector<int64_t>& shape) {
+  IndexTensor t{shape, std::vector<int32_t>(static_cast<size_t>(numel(shape)))};
+  std::iota(t.v.begin(), t.v.end(), 0);
+  return t;
+}
+
+
+}  // namespace edgecl
