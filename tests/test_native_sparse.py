@@ -9,7 +9,7 @@
 - No silent fallback: every masked layer's products are found (forward, weight gradient and, past
   the first layer, input gradient) and each ran on the kernel its density picks, every step, in
   ``steps`` and in a session (its step profile), which turns sparse execution on by itself.
-- In place: a stride-1 convolution whose output rows are 16 wide or more reads its columns from its
+- In place: a stride-1 convolution whose output rows fill 8-wide vectors reads its columns from its
   padded input (no im2col copy) in every product that runs sparse, in the training and eval
   programs; the dense run reads none in place.
 """
@@ -158,13 +158,15 @@ def test_conv_sparse_equals_dense(runner, kind, density, structured, tmp_path) -
     _check(runner, folder, req, tmp_path, arm64=True)
 
 
-# Inputs as wide as the shipped data: the first convolutions' rows are 16 to 32 wide (read in place),
-# the later ones' narrower (im2col copies); resnet's wider layers take the batch inside the columns.
+# Inputs as wide as the shipped data: rows 32, 16 and 8 wide are read in place, rows 14 (small_cnn's
+# second convolution) and 4 (resnet's last stage) and strided convolutions keep their im2col copies;
+# resnet's later stages take the batch inside the columns.
 @pytest.mark.parametrize("kind,shape,in_place", [
     ("small_cnn", (1, 28, 28), ("features.0.weight",)),
     ("resnet18_reduced", (3, 32, 32), ("conv1.weight", "layer1.0.conv1.weight", "layer1.0.conv2.weight",
                                         "layer1.1.conv1.weight", "layer1.1.conv2.weight", "layer2.0.conv2.weight",
-                                        "layer2.1.conv1.weight", "layer2.1.conv2.weight")),
+                                        "layer2.1.conv1.weight", "layer2.1.conv2.weight", "layer3.0.conv2.weight",
+                                        "layer3.1.conv1.weight", "layer3.1.conv2.weight")),
     ("cnn1d", (3, 64), ("features.0.weight", "features.6.weight")),
 ])
 def test_convolutions_read_their_columns_in_place(runner, kind, shape, in_place, tmp_path) -> None:

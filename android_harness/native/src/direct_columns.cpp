@@ -27,7 +27,7 @@ int64_t product_of(const std::vector<int64_t>& v, size_t lo, size_t hi) {
 
 }  // namespace
 
-bool find_columns(const Walker& w, int instr, int operand, int64_t min_segment, ColumnsSite* site) {
+bool find_columns(const Walker& w, int instr, int operand, ColumnsSite* site) {
   const Instr& ins = w.instrs()[static_cast<size_t>(instr)];
   const int v = ins.args[static_cast<size_t>(operand)];
   if (!w.is_tensor(v)) return false;
@@ -50,7 +50,7 @@ bool find_columns(const Walker& w, int instr, int operand, int64_t min_segment, 
   size_t split = first;
   while (split < rank && product_of(size, first, split) < rows) ++split;
   if (split >= rank || product_of(size, first, split) != rows || product_of(size, split, rank) != cols) return false;
-  if (stride[rank - 1] != 1 || size[rank - 1] < min_segment) return false;
+  if (stride[rank - 1] != 1) return false;
   // The farthest element read must lie inside the source.
   int64_t last = offset;
   for (size_t d = 0; d < rank; ++d) last += (size[d] - 1) * stride[d];

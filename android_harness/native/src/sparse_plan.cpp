@@ -213,7 +213,7 @@ void SparsePlan::read_columns_in_place(const Walker& w) {
       ColumnsSite site;
       // kLeft: the weight times the columns; kOutput: the columns times the output gradient.
       const int operand = p->kind == SparseProduct::Kind::kLeft ? 1 : 0;
-      if (find_columns(w, p->instr, operand, kMinSegment, &site)) by_copy[site.copy].push_back({p.get(), std::move(site)});
+      if (find_columns(w, p->instr, operand, &site) && fills_vectors(site.columns.seg_len)) by_copy[site.copy].push_back({p.get(), std::move(site)});
     }
   }
   for (auto& [copy, sites] : by_copy) {

@@ -33,9 +33,10 @@ class Walker;
 constexpr double kLeftCrossover = 0.45;
 constexpr double kRightCrossover = 0.3;
 constexpr double kOutputCrossover = 0.15;
-/// Output rows shorter than this keep the im2col copy: their vectors would be short (measured with
-/// bench-step's per-product figures).
-constexpr int64_t kMinSegment = 16;
+/// Whether a convolution whose output rows are `len` wide reads its columns in place: only where
+/// 8-wide vectors cover 3/4 of a row (measured with bench-step: rows of 8 and 28 gain, rows of 14,
+/// one vector and a six-column scalar tail, lose).
+constexpr bool fills_vectors(int64_t len) { return len / 8 * 8 * 4 >= len * 3 && len >= 8; }
 
 /// One product's figures: role "forward" | "input_grad" | "weight_grad".
 struct ProductReport {
