@@ -61,6 +61,12 @@ void spmm_left_csr(float* z, const float* vals, int64_t vi, int64_t vk, const in
         default: break;
       }
       j += (len - j) / 8 * 8;
+      // A tail of a segment 8 or more wide: one more vector ending at its end. The columns it shares
+      // with the last block are computed again in the same order: the same values.
+      if (j < len && len >= 8) {
+        left_block<1>(zs, ai, vk, col, e0, e1, b, bs, len - 8);
+        j = len;
+      }
       for (; j < len; ++j) {
         float sum = 0.0f;
         for (int64_t e = e0; e < e1; ++e) sum += ai[col[e] * vk] * bs[b.row(col[e]) + j];

@@ -37,6 +37,8 @@ bool find_columns(const Walker& w, int instr, int operand, ColumnsSite* site) {
   const Instr& c = w.instrs()[static_cast<size_t>(copy)];
   if (c.op != "aten::as_strided_copy.out" || c.args.size() < 5 || !w.is_tensor(c.args[0])) return false;
   const int source = c.args[0];
+  // A program input's bytes may be replaced between calls (set_input); an instruction's output stays put.
+  if (w.producer(source) < 0) return false;
   const std::vector<int64_t> size = w.int_list(c.args[1]), stride = w.int_list(c.args[2]);
   const int64_t offset = w.int_or(c.args[3], 0);
   const std::vector<int64_t> matrix = w.shape(v);

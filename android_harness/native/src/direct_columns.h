@@ -24,8 +24,9 @@ struct ColumnsSite {
 };
 
 /// The in-place form of operand `operand` (0 left, 1 right) of product instruction `instr`: a view
-/// of an as_strided_copy whose windows split into the matrix's rows and columns (per matrix of a
-/// batch), the columns' last dimension contiguous, every read inside the source. False otherwise.
+/// of an as_strided_copy of an instruction's output whose windows split into the matrix's rows and
+/// columns (per matrix of a batch), the columns' last dimension contiguous, every read inside the
+/// source. False otherwise.
 bool find_columns(const Walker& w, int instr, int operand, ColumnsSite* site);
 
 /// The instructions reading the output of instruction `copy`, through views (-1: a program output).

@@ -240,9 +240,9 @@ void SparsePlan::read_columns_in_place(const Walker& w) {
 }
 
 bool SparsePlan::move_out_of_plan(const Walker& w, int source) {
-  // Only a value no other value aliases: written by one instruction, no views, not a program output.
+  // Only a value no other value aliases: no views, not a program output.
   const auto users = w.consumers(source);
-  if (w.producer(source) < 0 || w.view_of(source) >= 0 || !w.views(source).empty() ||
+  if (w.view_of(source) >= 0 || !w.views(source).empty() ||
       std::find(users.begin(), users.end(), -1) != users.end()) {
     return false;
   }

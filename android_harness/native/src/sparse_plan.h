@@ -33,10 +33,9 @@ class Walker;
 constexpr double kLeftCrossover = 0.45;
 constexpr double kRightCrossover = 0.3;
 constexpr double kOutputCrossover = 0.15;
-/// Whether a convolution whose output rows are `len` wide reads its columns in place: only where
-/// 8-wide vectors cover 3/4 of a row (measured with bench-step: rows of 8 and 28 gain, rows of 14,
-/// one vector and a six-column scalar tail, lose).
-constexpr bool fills_vectors(int64_t len) { return len / 8 * 8 * 4 >= len * 3 && len >= 8; }
+/// Whether a convolution whose output rows are `len` wide reads its columns in place: where a row
+/// fills at least one 8-wide vector (measured with bench-step: rows of 4 lose, 8 and more gain).
+constexpr bool fills_vectors(int64_t len) { return len >= 8; }
 
 /// One product's figures: role "forward" | "input_grad" | "weight_grad".
 struct ProductReport {
