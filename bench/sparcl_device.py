@@ -135,11 +135,21 @@ def layer_rows(model: str, setting: Setting, on: list[dict], off: list[dict]) ->
             d = dense.get((lay["name"], p["role"]))
             name = f"{model}/{setting.key}/{lay['name']}/{p['role']}"
             rows.append({"name": name, "metric": f"gflops_{p['kernel']}_kernel_nonzero", "value": round(p["gflops_nonzero"], 3),
-                         "unit": "GFLOP/s", "goal": None, "density": p["density"]})
+                         "unit": "GFLOP/s", "goal": None, "density": p["density"], "in_place": p["in_place"]})
             if d and d["seconds"] > 0:
                 rows.append({"name": name, "metric": "gflops_dense_kernel", "value": round(d["dense_gflop"] / d["seconds"], 3),
                              "unit": "GFLOP/s", "goal": None})
     return rows
+
+
+def planned_memory_mb(program: Path) -> float:
+    """The training program's planned memory (its activations and gradients, MB): one arena the
+    runner allocates whole at load, the same in the dense and every SparCL program of a model."""
+    from executorch.exir._serialize._program import deserialize_pte_binary
+
+    pte = deserialize_pte_binary(program.read_bytes())
+    plan = getattr(pte, "program", pte).execution_plan[0]
+    return sum(plan.non_const_buffer_sizes) / 2**20
 
 
 def measure(model: str, binary: Path, work: Path, rounds: int, epochs: int) -> tuple[list[dict], bool]:
@@ -167,7 +177,9 @@ def measure(model: str, binary: Path, work: Path, rounds: int, epochs: int) -> t
              "goal": None},
             {"name": model, "metric": "runner_step_vs_forward_backward_dense", "value": round(med(overhead["dense"]), 3),
              "unit": "x", "goal": None},
-            {"name": model, "metric": "peak_rss_mb_dense", "value": round(med(rss["dense"]), 1), "unit": "MB", "goal": None}]
+            {"name": model, "metric": "peak_rss_mb_dense", "value": round(med(rss["dense"]), 1), "unit": "MB", "goal": None},
+            {"name": model, "metric": "planned_memory_mb", "unit": "MB", "goal": None,
+             "value": round(planned_memory_mb(root / "models" / programs["dense"] / "training.pte"), 1)}]
     for s in SETTINGS:
         k = s.key
         figures = (("runner_step_ms", med(step[k]), "ms", None), ("forward_backward_ms", med(fb[k]), "ms", None),
@@ -244,6 +256,10 @@ def markdown(command: str, rows: list[dict], env: str, layers_reported: bool, en
                          f"{cell(n, 'runner_step_vs_forward_backward')} | {cell(n, 'peak_rss_vs_dense')} |")
     dense = "; ".join(f"{m} {v(m, 'runner_step_vs_forward_backward_dense'):.3f}" for m in models)
     lines += ["", f"Dense runner step / its forward_backward, for reference: {dense}."]
+    if all(by.get((m, "planned_memory_mb")) for m in models):
+        arena = "; ".join(f"{m} {v(m, 'planned_memory_mb'):.1f} of {v(m, 'peak_rss_mb_dense'):.1f} MB" for m in models)
+        lines += ["", f"Planned memory of the training program (activations and gradients, allocated whole at load, "
+                  f"the same program dense and SparCL) against the dense session's peak RSS: {arena}."]
     if not layers_reported:
         lines += ["", "Per masked layer sparse vs dense GFLOP/s: not reported, this runner build's `bench-step` has no "
                   "`--sparse` / `--mask-sparsity` flags (its masked layers run the dense kernels). With dense kernels "
@@ -252,11 +268,13 @@ def markdown(command: str, rows: list[dict], env: str, layers_reported: bool, en
                   "within-session ratio (step / its forward_backward) does not move with it."]
     else:
         layer = [r for r in rows if r["metric"].startswith("gflops_") and r["metric"] != "gflops_dense_kernel"]
-        lines += ["", "| layer / product | density | kernel | GFLOP/s (non-zero work) | dense kernel GFLOP/s |",
+        lines += ["", "Columns \"in place\": the product read its convolution's padded input where it lies (no im2col copy).",
+                  "", "| layer / product | density | kernel | GFLOP/s (non-zero work) | dense kernel GFLOP/s |",
                   "|---|---|---|---|---|"]
         for r in layer:
             d = by.get((r["name"], "gflops_dense_kernel"))
-            lines.append(f"| {r['name']} | {r['density']:.3f} | {r['metric'].split('_')[1]} | {r['value']:.2f} | "
+            kernel = r["metric"].split("_")[1] + (", columns in place" if r.get("in_place") else "")
+            lines.append(f"| {r['name']} | {r['density']:.3f} | {kernel} | {r['value']:.2f} | "
                          f"{'' if d is None else format(d['value'], '.2f')} |")
     if energy_spec:
         def energy(kind: str, what: str) -> float:
