@@ -158,7 +158,7 @@ int64_t Walker::int_or(int v, int64_t fallback) const {
 }
 
 bool Walker::apply(const Instr& i, const IndexTensor& in, IndexTensor* out) const {
-  if (!is_tensor(i.out())) return false;
+  if (!is_tensor(i.out()) || in.repeat != 1) return false;
   const std::vector<int64_t> oshape = shape(i.out());
   const size_t rank = in.shape.size();
   const std::vector<int64_t> istr = contiguous_strides(in.shape);
@@ -190,6 +190,18 @@ bool Walker::apply(const Instr& i, const IndexTensor& in, IndexTensor* out) cons
   if (i.op == "aten::expand_copy.out") {
     if (oshape.size() < rank) return false;
     const size_t lead = oshape.size() - rank;
+    // Broadcast over leading dimensions only (each new, or 1 in `in`; every later one equal): one
+    // block, repeated.
+    size_t k = 0;
+    while (k < oshape.size() && (k < lead || in.shape[k - lead] == 1)) ++k;
+    bool rest_equal = k > 0;
+    for (size_t d = k; d < oshape.size() && rest_equal; ++d) rest_equal = in.shape[d - lead] == oshape[d];
+    if (rest_equal) {
+      int64_t repeat = 1;
+      for (size_t d = 0; d < k; ++d) repeat *= oshape[d];
+      *out = {oshape, in.v, repeat};
+      return true;
+    }
     std::vector<int64_t> step(oshape.size(), 0);
     for (size_t d = 0; d < rank; ++d) {
       if (in.shape[d] == oshape[lead + d]) {

@@ -25,10 +25,13 @@ struct Instr {
   int out() const { return args.empty() ? -1 : args.back(); }
 };
 
-/// Values of a tensor's elements (mask or product entry indices) in its shape.
+/// Values of a tensor's elements (mask or product entry indices) in its shape. An expand over
+/// leading dimensions (a weight broadcast over the batch) keeps one block: v holds the entries of the
+/// trailing dimensions once, the same for each of the `repeat` leading positions.
 struct IndexTensor {
   std::vector<int64_t> shape;
   std::vector<int32_t> v;
+  int64_t repeat = 1;
 };
 
 int64_t numel(const std::vector<int64_t>& shape);
@@ -61,7 +64,8 @@ class Walker {
   size_t nbytes(int v) const;
   executorch::runtime::etensor::TensorImpl* impl(int v) const;
 
-  /// `in` carried through the layout instruction `i` (its output's index tensor), or false.
+  /// `in` carried through the layout instruction `i` (its output's index tensor), or false; a
+  /// repeated block goes through no further layout copy.
   bool apply(const Instr& i, const IndexTensor& in, IndexTensor* out) const;
 
  private:

@@ -27,15 +27,20 @@ struct SparsePlan::Product {
   std::unique_ptr<kernels::DirectColumns> direct;  // its dense side in place, where it may be read so
 };
 
-/// An im2col copy every reader of which may read its source in place: skipped while all do.
+/// An im2col copy every reader of which may read its source in place: skipped while all do. A
+/// source that a later value would overwrite before the last reader moves out of the memory plan
+/// the first time a reader reads it in place.
 struct SparsePlan::Copy {
   const void* key = nullptr;
   std::vector<Product*> readers;
+  std::vector<int64_t> offsets;  // each reader's first element in the source
+  et::runtime::etensor::TensorImpl* source = nullptr;
+  size_t bytes = 0;
+  bool must_move = false;
   bool skip = false;
 };
 
-/// A copy's source moved out of the memory plan, so that no later value overwrites it before its
-/// last reader; its planned address is put back when the plan goes.
+/// A source moved into the plan's own buffer; its planned address is put back when the plan goes.
 struct SparsePlan::Moved {
   et::runtime::etensor::TensorImpl* impl = nullptr;
   void* planned = nullptr;
@@ -75,6 +80,7 @@ void trace_forward(const Walker& w, int v, const IndexTensor& t, std::vector<std
       if (w.apply(ins, t, &next)) trace_forward(w, ins.out(), next, found, operand);
     }
   }
+  if (t.repeat != 1) return;
   for (int view : w.views(v)) trace_forward(w, view, {w.shape(view), t.v}, found, operand);
 }
 
@@ -174,7 +180,8 @@ Result<std::unique_ptr<SparsePlan>> SparsePlan::build(const et::runtime::Method&
       const size_t rank = t.shape.size();
       if (rank != (ins.op == "aten::mm.out" ? 2u : 3u)) continue;
       const int64_t rows = t.shape[rank - 2], cols = t.shape[rank - 1];
-      if (rank == 3) {  // every matrix of the batch the same (an expanded weight)
+      if (t.repeat != 1 && (t.repeat != t.shape[0] || static_cast<int64_t>(t.v.size()) != rows * cols)) continue;
+      if (rank == 3 && t.repeat == 1) {  // every matrix of the batch the same (an expanded weight)
         bool same = true;
         for (size_t e = static_cast<size_t>(rows * cols); e < t.v.size() && same; ++e) same = t.v[e] == t.v[e % (rows * cols)];
         if (!same) continue;
@@ -226,33 +233,42 @@ void SparsePlan::read_columns_in_place(const Walker& w) {
     }
     const int source = sites.front().second.source;
     if (!all || std::any_of(sites.begin(), sites.end(), [&](const auto& s) { return s.second.source != source; })) continue;
-    if (!stays_intact(w, source, copy, last) && !move_out_of_plan(w, source)) continue;
+    const bool must_move = !stays_intact(w, source, copy, last);
+    if (must_move && !movable(w, source)) continue;
     auto c = std::make_unique<Copy>();
     c->key = w.impl(w.instrs()[static_cast<size_t>(copy)].out());
+    c->source = w.impl(source);
+    c->bytes = w.nbytes(source);
+    c->must_move = must_move;
     for (auto& [product, site] : sites) {
       site.columns.source = static_cast<const float*>(w.data(source)) + site.offset;
       product->direct = std::make_unique<kernels::DirectColumns>(std::move(site.columns));
       c->readers.push_back(product);
+      c->offsets.push_back(site.offset);
     }
     kernels::register_elided_copy(c->key, &c->skip);
     copies_.push_back(std::move(c));
   }
 }
 
-bool SparsePlan::move_out_of_plan(const Walker& w, int source) {
+bool SparsePlan::movable(const Walker& w, int source) {
   // Only a value no other value aliases: no views, not a program output.
   const auto users = w.consumers(source);
-  if (w.view_of(source) >= 0 || !w.views(source).empty() ||
-      std::find(users.begin(), users.end(), -1) != users.end()) {
-    return false;
+  return w.view_of(source) < 0 && w.views(source).empty() && std::find(users.begin(), users.end(), -1) == users.end();
+}
+
+void SparsePlan::move_source(Copy& c) {
+  auto it = std::find_if(moved_.begin(), moved_.end(), [&](const auto& m) { return m->impl == c.source; });
+  if (it == moved_.end()) {
+    auto m = std::make_unique<Moved>();
+    m->impl = c.source;
+    m->planned = c.source->mutable_data();
+    m->bytes.reset(new float[(c.bytes + sizeof(float) - 1) / sizeof(float)]);
+    c.source->set_data(m->bytes.get());
+    it = moved_.insert(moved_.end(), std::move(m));
   }
-  auto m = std::make_unique<Moved>();
-  m->impl = w.impl(source);
-  m->planned = m->impl->mutable_data();
-  m->bytes.reset(new float[(w.nbytes(source) + sizeof(float) - 1) / sizeof(float)]);
-  m->impl->set_data(m->bytes.get());
-  moved_.push_back(std::move(m));
-  return true;
+  for (size_t r = 0; r < c.readers.size(); ++r) c.readers[r]->direct->source = (*it)->bytes.get() + c.offsets[r];
+  c.must_move = false;
 }
 
 void SparsePlan::choose(Product& p) const {
@@ -266,8 +282,10 @@ void SparsePlan::choose(Product& p) const {
 }
 
 void SparsePlan::update_copies() {
+  const auto in_place = [](const Product* p) { return p->dispatch.direct != nullptr; };
   for (auto& c : copies_) {
-    c->skip = std::all_of(c->readers.begin(), c->readers.end(), [](const Product* p) { return p->dispatch.direct != nullptr; });
+    if (c->must_move && std::any_of(c->readers.begin(), c->readers.end(), in_place)) move_source(*c);
+    c->skip = std::all_of(c->readers.begin(), c->readers.end(), in_place);
   }
 }
 

@@ -11,7 +11,7 @@
  * products are registered with the kernels (kernels/sparse_dispatch.h) for as long as this lives.
  * A convolution's products read its columns in place (direct_columns.h) while they run sparse, and
  * its im2col copy is skipped while all of them do; a copy's source that a later value would
- * overwrite first is moved out of the memory plan into the plan's own buffer.
+ * overwrite first is moved out of the memory plan into the plan's own buffer once it is read so.
  */
 #pragma once
 
@@ -80,7 +80,8 @@ class SparsePlan final {
   void choose(Product& p) const;
   void update_copies();
   void read_columns_in_place(const Walker& w);
-  bool move_out_of_plan(const Walker& w, int source);
+  static bool movable(const Walker& w, int source);
+  void move_source(Copy& c);
   std::vector<std::unique_ptr<Layer>> layers_;
   std::vector<std::unique_ptr<Copy>> copies_;
   std::vector<std::unique_ptr<Moved>> moved_;

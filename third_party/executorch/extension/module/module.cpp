@@ -334,9 +334,9 @@ std::unique_ptr<Module::PlannedMemory> Module::make_planned_memory(
   planned->planned_buffers.reserve(buffer_sizes.size());
   planned->planned_spans.reserve(buffer_sizes.size());
   for (size_t size : buffer_sizes) {
-    planned->planned_buffers.emplace_back(size);
+    planned->planned_buffers.emplace_back(new uint8_t[size]);  // edgecl: default-initialized
     planned->planned_spans.emplace_back(
-        planned->planned_buffers.back().data(), size);
+        planned->planned_buffers.back().get(), size);
   }
   planned->planned_memory =
       std::make_unique<runtime::HierarchicalAllocator>(runtime::Span(
@@ -357,9 +357,9 @@ Module::make_planned_memory_with_shared_arenas(
       planned->planned_spans.emplace_back(
           shared_arenas[i].data(), shared_arenas[i].size());
     } else {
-      planned->planned_buffers.emplace_back(buffer_sizes[i]);
+      planned->planned_buffers.emplace_back(new uint8_t[buffer_sizes[i]]);  // edgecl: default-initialized
       planned->planned_spans.emplace_back(
-          planned->planned_buffers.back().data(), buffer_sizes[i]);
+          planned->planned_buffers.back().get(), buffer_sizes[i]);
     }
   }
   planned->planned_memory =
@@ -385,9 +385,9 @@ std::unique_ptr<Module::PlannedMemory> Module::make_planned_memory_with_devices(
     planned->planned_devices.push_back(device.get());
 
     if (device->is_cpu()) {
-      planned->planned_buffers.emplace_back(size.get());
+      planned->planned_buffers.emplace_back(new uint8_t[size.get()]);  // edgecl: default-initialized
       planned->planned_spans.emplace_back(
-          planned->planned_buffers.back().data(), size.get());
+          planned->planned_buffers.back().get(), size.get());
     } else {
       // Allocate device memory via DeviceAllocator and store the RAII buffer.
       planned->planned_buffers.emplace_back(); // empty CPU placeholder

@@ -716,7 +716,8 @@ class Module {
 
  private:
   struct PlannedMemory {
-    std::vector<std::vector<uint8_t>> planned_buffers;
+    // edgecl: not zero-filled, so a page no tensor writes is never resident.
+    std::vector<std::unique_ptr<uint8_t[]>> planned_buffers;
     std::vector<runtime::Span<uint8_t>> planned_spans;
     std::vector<runtime::DeviceMemoryBuffer> device_buffers;
     /// Per-buffer Device (type + index) metadata used by
