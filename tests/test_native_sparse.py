@@ -111,8 +111,10 @@ def _check(runner: Path, folder: Path, req, root: Path, arm64: bool = False,
             _assert_ran_on_its_kernel(layer["products"][0], on, 1, layer["name"])
         for layer in run["sparse"]["layers"] + run["sparse"]["eval_layers"]:
             for p in layer["products"]:
-                want = on and layer["name"] in in_place and p["kernel"] == "sparse"
-                assert p["in_place"] == want, (layer["name"], p)
+                if layer["name"] in in_place:
+                    assert p["in_place"] == (on and p["kernel"] == "sparse"), (layer["name"], p)
+                else:
+                    assert not p["in_place"] or (on and p["kernel"] == "sparse"), (layer["name"], p)
     assert not in_place or any(p["in_place"] for layer in layers for p in layer["products"])
 
 
@@ -160,23 +162,32 @@ def test_conv_sparse_equals_dense(runner, kind, density, structured, tmp_path) -
 
 # Inputs as wide as the shipped data: rows 32, 28, 16, 14 and 8 wide are read in place, rows 4
 # (resnet's last stage) and strided convolutions keep their im2col copies; resnet's later stages take
-# the batch inside the columns.
+# the batch inside the columns. The first masked layer keeps every weight: its products run the dense
+# kernel on the whole rectangle, and read the copy.
 @pytest.mark.parametrize("kind,shape,in_place", [
-    ("small_cnn", (1, 28, 28), ("features.0.weight", "features.4.weight")),
-    ("resnet18_reduced", (3, 32, 32), ("conv1.weight", "layer1.0.conv1.weight", "layer1.0.conv2.weight",
-                                        "layer1.1.conv1.weight", "layer1.1.conv2.weight", "layer2.0.conv2.weight",
-                                        "layer2.1.conv1.weight", "layer2.1.conv2.weight", "layer3.0.conv2.weight",
-                                        "layer3.1.conv1.weight", "layer3.1.conv2.weight")),
-    ("cnn1d", (3, 64), ("features.0.weight", "features.6.weight")),
+    ("small_cnn", (1, 28, 28), ("features.4.weight",)),
+    ("resnet18_reduced", (3, 32, 32), ("layer1.0.conv2.weight", "layer1.1.conv1.weight",
+                                        "layer1.1.conv2.weight", "layer2.0.conv2.weight", "layer2.1.conv1.weight",
+                                        "layer2.1.conv2.weight", "layer3.0.conv2.weight", "layer3.1.conv1.weight",
+                                        "layer3.1.conv2.weight")),
+    ("cnn1d", (3, 64), ("features.6.weight",)),
 ])
 def test_convolutions_read_their_columns_in_place(runner, kind, shape, in_place, tmp_path) -> None:
     from pipeline.export import ExportRequest, export_program
 
     req = ExportRequest(kind, shape, 4, 4, runtime="executorch", hidden=(8, 8), lr=0.1, width=8)
     rng = np.random.default_rng(5)
-    req.masks = {name: (rng.random(m.shape) < 0.1).astype(np.float32) for name, m in prepare_model(req).masks.items()}
+    masks = prepare_model(req).masks
+    first = next(iter(masks))
+    req.masks = {name: np.ones(m.shape, np.float32) if name == first else (rng.random(m.shape) < 0.1).astype(np.float32)
+                 for name, m in masks.items()}
     folder = export_program(req, tmp_path / "export").folder
     _check(runner, folder, req, tmp_path, arm64=True, in_place=in_place)
+    # The full layer's forward (8 rows, every column) runs the dense kernel compacted, on the copy.
+    inputs = _inputs(folder, req, tmp_path)
+    out, _ = _steps(runner, folder, inputs, tmp_path / "full", "on")
+    forward = next(p for layer in out["sparse"]["layers"] if layer["name"] == first for p in layer["products"])
+    assert forward["role"] == "forward" and forward["rectangular"] and not forward["in_place"], forward
 
 
 def test_a_sparcl_session_runs_its_masked_layers_sparse_every_step(runner, tmp_path) -> None:

@@ -196,10 +196,6 @@ void gather(float* dst, const float* src, int64_t ld, const std::vector<int32_t>
 
 thread_local std::vector<float> scratch_a, scratch_b, scratch_z;
 
-/// A rectangle runs the dense kernel compacted only when it fills its row tiles and column vectors;
-/// thinner ones are faster on the CSR kernels (measured: bench-step's per-product GFLOP/s).
-constexpr int64_t kMinRows = 6;
-constexpr int64_t kMinCols = 16;
 /// The sampled product reads its streams in slices of this many bytes in all, to stay in L2
 /// (measured with bench-step's per-product GFLOP/s on a 2 MB L2).
 constexpr int64_t kSddmmStreamBytes = 1024 * 1024;
@@ -233,6 +229,15 @@ void sddmm_csr(float* z, const float* shared, const Columns& streams, const Spar
 }
 
 }  // namespace
+
+bool left_compacted(const SparsePattern& pa) {
+  return pa.rectangular && static_cast<int64_t>(pa.live_rows.size()) >= kMinRows;
+}
+
+bool output_compacted(const SparsePattern& pz) {
+  return pz.rectangular && static_cast<int64_t>(pz.live_rows.size()) >= kMinRows &&
+         static_cast<int64_t>(pz.live_cols.size()) >= kMinCols;
+}
 
 SparsePattern SparsePattern::from_flags(const uint8_t* live, int64_t rows, int64_t cols) {
   SparsePattern pat;
@@ -270,7 +275,7 @@ SparsePattern SparsePattern::from_flags(const uint8_t* live, int64_t rows, int64
 }
 
 void spmm_left(float* z, const float* a, const SparsePattern& pa, const float* b, int64_t m, int64_t n, int64_t p) {
-  if (!pa.rectangular || static_cast<int64_t>(pa.live_rows.size()) < kMinRows) {  // a few rows: CSR keeps 8 sums in flight
+  if (!left_compacted(pa)) {  // a few rows: CSR keeps 8 sums in flight
     spmm_left_csr(z, a, n, 1, pa.row_ptr.data(), pa.col.data(), Columns::dense(b, p), m);
     return;
   }
@@ -333,8 +338,7 @@ void spmm_right(float* z, const float* a, const float* b, const SparsePattern& p
 }
 
 void sddmm(float* z, const float* a, const float* b, const SparsePattern& pz, int64_t m, int64_t n, int64_t p) {
-  if (pz.rectangular && static_cast<int64_t>(pz.live_rows.size()) >= kMinRows &&
-      static_cast<int64_t>(pz.live_cols.size()) >= kMinCols) {
+  if (output_compacted(pz)) {
     const int64_t r = static_cast<int64_t>(pz.live_rows.size()), c = static_cast<int64_t>(pz.live_cols.size());
     const bool all_r = all_of(pz.live_rows, m), all_c = all_of(pz.live_cols, p);
     if (all_r && all_c) {

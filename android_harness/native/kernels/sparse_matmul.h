@@ -57,6 +57,16 @@ struct Columns {
   int64_t seg(int64_t s) const { return seg_off != nullptr ? seg_off[s] : s * seg_len; }
 };
 
+/// A rectangle runs the dense kernel compacted only when it fills its row tiles (and, for the
+/// weight gradient, column vectors); thinner ones are faster on the CSR kernels (measured:
+/// bench-step's per-product GFLOP/s).
+constexpr int64_t kMinRows = 6;
+constexpr int64_t kMinCols = 16;
+/// Whether spmm_left (sddmm) runs `p` as a compacted dense product rather than the CSR walk; only the
+/// CSR walk reads columns in place.
+bool left_compacted(const SparsePattern& pa);
+bool output_compacted(const SparsePattern& pz);
+
 /// z [m, p] = a [m, n] @ b [n, p]; a's entries outside `pa` ([m, n]) are treated as zero.
 void spmm_left(float* z, const float* a, const SparsePattern& pa, const float* b, int64_t m, int64_t n, int64_t p);
 /// z [m, p] = a [m, n] @ b [n, p]; b's entries outside `pb` ([n, p]) are treated as zero.

@@ -278,7 +278,11 @@ void SparsePlan::choose(Product& p) const {
   p.dispatch.kind = p.kind;
   p.dispatch.pattern = &p.pattern;
   p.dispatch.use_dense = !enabled_ || (!p.pattern.rectangular && p.pattern.density() > crossover);
-  p.dispatch.direct = p.dispatch.use_dense ? nullptr : p.direct.get();
+  // In place only where the CSR walk runs: a rectangle (a channel mask, a full layer) the dense kernel
+  // takes compacted reads the copy.
+  const bool compacted = p.kind == SparseProduct::Kind::kOutput ? kernels::output_compacted(p.pattern)
+                                                                 : kernels::left_compacted(p.pattern);
+  p.dispatch.direct = p.dispatch.use_dense || compacted ? nullptr : p.direct.get();
 }
 
 void SparsePlan::update_copies() {
