@@ -38,7 +38,8 @@ def test_goals_are_judged_from_the_figures(device) -> None:
 
 
 def test_per_layer_figures_and_energy_appear_when_measured(device) -> None:
-    on = [{"name": "conv", "products": [{"role": "forward", "kernel": "sparse", "density": 0.1, "gflops_nonzero": 2.5}]}]
+    on = [{"name": "conv", "products": [{"role": "forward", "kernel": "sparse", "density": 0.1, "gflops_nonzero": 2.5,
+                                         "in_place": True}]}]
     off = [{"name": "conv", "products": [{"role": "forward", "kernel": "dense", "density": 0.1, "seconds": 0.5,
                                           "dense_gflop": 4.0, "gflops_nonzero": 0.8}]}]
     extra = device.layer_rows("m", device.SETTINGS[1], on, off)
@@ -50,7 +51,7 @@ def test_per_layer_figures_and_energy_appear_when_measured(device) -> None:
                 "unit": "x", "goal": None} for what in ("training", "session")]
     energy += [{"name": "energy/sparcl", "metric": "ddr_fraction_removed", "value": 0.25, "unit": "", "goal": None}]
     text = device.markdown("cmd", rows(device, 0.45, 0.5) + extra + energy, "env", True, "spec.toml")
-    assert "| m/u90/conv/forward | 0.100 | sparse | 2.50 | 8.00 |" in text
+    assert "| m/u90/conv/forward | 0.100 | sparse, columns in place | 2.50 | 8.00 |" in text
     assert "SIMULATED" in text and "2.000 J vs 1.000 J per task, SparCL / dense 0.500" in text
     assert "whole session (loading, training, evaluation) 6.000 J vs 3.000 J, 0.500" in text
     assert "DDR's removal of 25% of each task's data" in text   # the run's own setting, not a typed figure
