@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,7 @@ from android_harness.runner_choice import RunnerChoice, default_runner
 from android_harness import device_scripts as scripts
 from android_harness.device_scripts import OUT_MARK
 from android_harness.shell_quote import join
+from android_harness.device.errors import ConfigError
 from android_harness.errors import READ_ONLY, AdbError, DeviceError, SessionError
 from android_harness.link import RECONNECT_TIMEOUT_S, through_drops
 
@@ -43,6 +45,7 @@ START_TIMEOUT_S = 30.0
 POLL_S = 0.5
 END_GRACE_S = 3.0        # after result.json (or the runner's exit), time for its last events to appear
 STOPPED_MAX_S = 10.0     # a runner paused (SIGSTOP) longer than this ends the stream, the session left paused
+PAUSED_LIMIT_ENV = "EDGECL_PAUSED_LIMIT_S"   # seconds, for one who pauses a runner on purpose (a debugger)
 SILENT_MIN_S = 300.0     # a live runner silent longer than this (and 20x its longest gap so far) is hung
 
 
@@ -67,6 +70,21 @@ class Poll:
     state: str = "R"               # the runner's /proc state letter (R, S, D, T...), or "dead"
     events_size: int | None = 0    # bytes of events.jsonl, None when the file is missing
     truncated: bool = False        # events.jsonl is shorter than what the host had already read
+
+
+def paused_limit_s() -> float:
+    """How long a stream waits on a paused runner before it ends saying how to continue it:
+    ``$EDGECL_PAUSED_LIMIT_S`` seconds when set, else STOPPED_MAX_S."""
+    value = os.environ.get(PAUSED_LIMIT_ENV, "")
+    if not value:
+        return STOPPED_MAX_S
+    try:
+        limit = float(value)
+    except ValueError:
+        limit = -1.0
+    if not limit > 0:
+        raise ConfigError(f"{PAUSED_LIMIT_ENV}={value!r}: a number of seconds above 0; unset it for {STOPPED_MAX_S:.0f} s")
+    return limit
 
 
 @dataclass
@@ -101,7 +119,7 @@ class _Watchdog:
         self.done_since = None
         if p.state in ("T", "t"):
             self.stopped_since = self.stopped_since or now
-            if now - self.stopped_since > STOPPED_MAX_S:
+            if now - self.stopped_since > paused_limit_s():
                 return "paused", "paused", (f"runner pid {handle.pid} is paused (SIGSTOP) for {now - self.stopped_since:.0f} s "
                                             f"and left so; `{self.adb_prefix} shell kill -CONT {handle.pid}` continues it "
                                             f"(a run then goes on with --resume: it follows this session, nothing is lost), "

@@ -124,7 +124,8 @@ def test_ctrl_c_of_a_run_says_how_to_follow_and_resume_and_loses_nothing(device:
     spec.write_text(CTRL_C_SPEC)
     key = f"{device.serial}@{device.adb.server}"
     sets = ["--set", "train.epochs=60"]
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "400"}
+    # the runner is paused on purpose for as long as the test arranges the phone: the run waits on it
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "400", session_mod.PAUSED_LIMIT_ENV: "600"}
     out = tmp_path / "results"
     proc = subprocess.Popen(edgecl_argv("run", str(spec), "--serial", key, "--out", str(out), "--runtime", "executorch",
                                     *sets), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=ROOT)

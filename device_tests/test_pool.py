@@ -21,6 +21,7 @@ import pytest
 from android_harness.adb import ServerAddress, list_devices
 from android_harness.android_device import AndroidDevice
 from android_harness.pool import parse_selector, pool_states, resolve_pool
+from android_harness.session import PAUSED_LIMIT_ENV
 from android_harness.shell_quote import quote
 from android_harness.vphone.home import VphoneHome
 from android_harness.vphone_fleet import Fleet, vphone_fleet
@@ -55,8 +56,9 @@ def _cli(*args: str, fleet: Fleet) -> list[str]:
 
 
 def _popen(cmd: list[str]) -> subprocess.Popen:
-    return subprocess.Popen(cmd, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "200"},
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    """The command with the tests' environment; a runner a test pauses on purpose is waited on."""
+    env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "200", PAUSED_LIMIT_ENV: "600"}
+    return subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
 def _index(folder: Path) -> dict | None:

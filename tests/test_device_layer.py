@@ -253,6 +253,20 @@ def test_events_created_between_the_size_check_and_the_tail_are_not_missing() ->
     assert _Watchdog().check(handle, p) is None
 
 
+def test_the_paused_runner_limit_comes_from_the_environment_or_is_refused_in_one_line(monkeypatch) -> None:
+    """A run waits STOPPED_MAX_S on a paused runner, or $EDGECL_PAUSED_LIMIT_S (one who pauses it on purpose)."""
+    from android_harness.session import PAUSED_LIMIT_ENV, STOPPED_MAX_S, paused_limit_s
+
+    monkeypatch.delenv(PAUSED_LIMIT_ENV, raising=False)
+    assert paused_limit_s() == STOPPED_MAX_S
+    monkeypatch.setenv(PAUSED_LIMIT_ENV, "600")
+    assert paused_limit_s() == 600.0
+    for bad in ("ten", "0", "-5", "nan"):
+        monkeypatch.setenv(PAUSED_LIMIT_ENV, bad)
+        with pytest.raises(ConfigError, match=f"{PAUSED_LIMIT_ENV}='{bad}': a number of seconds above 0"):
+            paused_limit_s()
+
+
 class _LocalShellDevice:
     """Runs the host's shell text in /bin/sh under a local storage root (the device's own shell semantics)."""
 
