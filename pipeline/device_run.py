@@ -11,6 +11,7 @@ import contextlib
 import json
 import shutil
 import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
@@ -155,14 +156,20 @@ def deploy_runner(device: AndroidDevice, runner: RunnerChoice, cache: Path, prog
 
 def warm_host_cache(spec: ExperimentSpec, abi: str, cache: Path | None = None) -> None:
     """The host's half of ``prepare_device_run`` without a device: shards, export and (ExecuTorch) the native
-    runner for ``abi``, into the host cache, so a phone can boot meanwhile and the run finds them there."""
+    runner for ``abi``, into the host cache, so a phone can boot meanwhile and the run finds them there. The
+    runner's operator-independent objects compile while the shards are written and the program exported."""
+    from android_harness.native.build import build_core
+
     cache = Path(cache or edgecl_home() / "cache")
-    data = write_shards(spec, cache)
     runtime = spec.export.runtime
     native = RunnerChoice("native", NATIVE_REMOTE) if runtime == "executorch" else None
-    export_dir = export_for_runner(spec, data, runtime, native, abi, cache)
-    if native is not None:
-        native_runner_for(abi, export_dir)
+    with ThreadPoolExecutor(1) as pool:
+        core = pool.submit(build_core, abi) if native is not None else None
+        data = write_shards(spec, cache)
+        export_dir = export_for_runner(spec, data, runtime, native, abi, cache)
+        if core is not None:
+            core.result()
+            native_runner_for(abi, export_dir)
 
 
 def prepare_device_run(spec: ExperimentSpec, device: AndroidDevice, run_id: str, runtime: str | None = None,

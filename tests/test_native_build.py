@@ -302,3 +302,23 @@ def test_load_errors_name_the_file(runner, trained, tmp_path) -> None:
     # the runtime's own load error, when the manifest agrees with a bad file: still one line naming it
     assert "training.pte" in broken("truncated-relisted", lambda d: (truncate(d), relist(d, "training.pte")))
     assert "differ from the signature's" in broken("reordered", reorder)
+
+
+def _compile_steps(args: list[str]) -> set[str]:
+    """What make would compile for ``args`` (a dry run): the names its CXX lines print."""
+    out = subprocess.run([*args, "-n"], capture_output=True, text=True, check=True).stdout
+    return {line.split("CXX", 1)[1].strip().rstrip('"') for line in out.splitlines() if line.lstrip().startswith('echo "  CXX')}
+
+
+def test_core_objects_are_what_every_selection_links_but_its_kernels(monkeypatch, tmp_path) -> None:
+    """``build_core`` (compiled while a program exports) leaves a selective build its portable kernels,
+    its registration and main to compile, nothing else; and it compiles every other object."""
+    monkeypatch.setattr(native_build, "native_root", lambda: tmp_path)
+    abi, ops = "x86_64", ("aten::add.out", "aten::mm.out", "aten::relu.out")
+    work = work_dir(abi)
+    key = native_build.source_key(abi)
+    core = _compile_steps([*native_build._make_args(abi, work, key, 1, None), "core"])
+    selective = _compile_steps(native_build._make_args(abi, work, key, 1, ops))
+    assert core < selective
+    assert selective - core == {f"{p}.cpp" for p in ("kernels/portable/cpu/op_add", "kernels/portable/cpu/op_relu")} | {
+        "edgecl/src/main.cpp", "RegisterCodegenUnboxedKernelsEverything.cpp"}

@@ -242,6 +242,21 @@ def build_runner(abi: str, jobs: int = 2, force: bool = False, *, show_progress:
     return out / BINARY
 
 
+def build_core(abi: str, jobs: int = 2) -> None:
+    """Compile the objects every build of the current sources links, whatever its operators (the runtime and
+    edgecl's own sources; make's ``core``), quietly. Run while a program is still being exported, it leaves
+    the selective build that follows only that program's kernels to compile. Nothing to do once a build of
+    these sources exists. Raises as ``build_runner`` does."""
+    toolchain(abi).check()
+    key = source_key(abi)
+    if any((out / BINARY).is_file() for out in (native_root() / key).glob(f"{abi}*")):
+        return
+    work = work_dir(abi)
+    with _locked(work.with_name(work.name + ".lock")):
+        work.mkdir(parents=True, exist_ok=True)
+        _run_make(abi, [*_make_args(abi, work, key, jobs, None), "core"], work / "core.log", show_progress=False)
+
+
 def _read_ops(path: Path) -> list[str]:
     return [line.strip() for line in path.read_text().splitlines() if line.strip()]
 
