@@ -8,7 +8,9 @@ import logging
 from pathlib import Path
 from typing import Sequence
 
-from android_harness.adb import Adb, RemoteStat, ServerAddress, ShellResult
+from android_harness.adb import Adb, RemoteStat, ShellResult
+
+from android_harness.adb_server import ServerAddress
 from android_harness.discovery import resolve_serial
 from android_harness.private_server import reviver_for
 from android_harness.profile import DeviceProfile, load_profile

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from android_harness.adb import READY, DeviceEntry, ServerAddress, list_devices
+from android_harness.adb_server import READY, DeviceEntry, ServerAddress, list_devices
 from android_harness.errors import DeviceError
 
 

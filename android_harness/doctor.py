@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from android_harness.adb import DeviceEntry, ServerAddress
+from android_harness.adb_server import DeviceEntry, ServerAddress
 from android_harness.android_device import AndroidDevice
 from android_harness.battery_parse import BatteryState, parse_dumpsys_battery
 from android_harness.rail_parse import NoRailsError, parse_rails

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from android_harness.adb import READY, Adb, DeviceEntry, ServerAddress, connect, list_devices
+from android_harness.adb import Adb
+
+from android_harness.adb_server import READY, DeviceEntry, ServerAddress, connect, list_devices
 from android_harness.android_device import AndroidDevice
 from android_harness.errors import DeviceError
 from android_harness.private_server import reviver_for

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Callable, Iterable
 
-from android_harness.adb import LOOPBACK, READY, ServerAddress, connect, list_devices, start_private_server
+from android_harness.adb_server import LOOPBACK, READY, ServerAddress, connect, list_devices, start_private_server
 from android_harness.cache_dir import edgecl_home
 from android_harness.device.fileio import write_text_atomic
 from android_harness.errors import DeviceError

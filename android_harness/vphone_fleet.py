@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from android_harness.adb import ServerAddress, list_devices
+from android_harness.adb_server import ServerAddress, list_devices
 from android_harness.errors import DeviceError
 from android_harness.pool import PoolMember
 from android_harness.private_server import OwnedServer, wait_online

@@ -27,7 +27,8 @@ from pathlib import Path
 from rich.progress import track
 
 from android_harness import vphone
-from android_harness.adb import Adb, ServerAddress, adb_binary, start_private_server
+from android_harness.adb import Adb
+from android_harness.adb_server import ServerAddress, adb_binary, start_private_server
 from android_harness.android_device import AndroidDevice
 from android_harness.deploy import deploy
 from android_harness.vphone.presets import USB2_LINK_MB_S, USB2_LINK_SOURCE

@@ -22,7 +22,8 @@ from pathlib import Path
 from rich.progress import track
 
 from android_harness import vphone
-from android_harness.adb import Adb, ServerAddress, start_private_server
+from android_harness.adb import Adb
+from android_harness.adb_server import ServerAddress, start_private_server
 from android_harness.android_device import AndroidDevice
 from android_harness.power import PowerSampler
 from pipeline.energy import read_power_csv

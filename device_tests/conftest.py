@@ -16,7 +16,8 @@ from typing import Iterator
 import pytest
 
 from android_harness import vphone
-from android_harness.adb import Adb, ServerAddress
+from android_harness.adb import Adb
+from android_harness.adb_server import ServerAddress
 from android_harness.private_server import OwnedServer
 from android_harness.android_device import AndroidDevice
 from android_harness.vphone.home import VphoneHome

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from android_harness.adb import ServerAddress
+from android_harness.adb_server import ServerAddress
 from android_harness.android_device import AndroidDevice
 from android_harness.private_server import running_server, stop_server
 from android_harness.session import SessionDriver

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from android_harness.adb import ServerAddress
+from android_harness.adb_server import ServerAddress
 from android_harness.android_device import AndroidDevice
 from android_harness.battery_parse import parse_dumpsys_battery
 from android_harness.doctor import FAIL, INFO, OK, STOP_CHARGING, WARN, collect, diagnose, session_can_run, verdicts

@@ -27,7 +27,8 @@ from typing import Iterator
 import pytest
 
 from android_harness import vphone
-from android_harness.adb import Adb, ServerAddress
+from android_harness.adb import Adb
+from android_harness.adb_server import ServerAddress
 from android_harness.android_device import AndroidDevice
 from android_harness.shell_quote import detached, quote
 from android_harness.storage_space import parse_df_available, parse_df_size

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from android_harness import vphone
-from android_harness.adb import Adb, ServerAddress
+from android_harness.adb import Adb
+from android_harness.adb_server import ServerAddress
 from android_harness.android_device import AndroidDevice
 from android_harness.vphone.presets import DEFAULT_PRESET
 from pipeline.config import parse_spec

@@ -14,7 +14,7 @@ from typing import Iterator
 
 import pytest
 
-from android_harness.adb import ServerAddress, adb_binary
+from android_harness.adb_server import ServerAddress, adb_binary
 from android_harness.android_device import AndroidDevice
 
 if os.environ.get("CI") != "true":                 # in CI a missing test extra fails, never skips

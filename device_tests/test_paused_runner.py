@@ -14,7 +14,7 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from android_harness.adb import adb_binary
+from android_harness.adb_server import adb_binary
 from android_harness.android_device import AndroidDevice
 from android_harness.shell_quote import quote
 from device_tests._paused_runner import held_between_sessions

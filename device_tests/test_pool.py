@@ -18,7 +18,7 @@ from typing import Iterator
 
 import pytest
 
-from android_harness.adb import ServerAddress, list_devices
+from android_harness.adb_server import ServerAddress, list_devices
 from android_harness.android_device import AndroidDevice
 from android_harness.pool import parse_selector, pool_states, resolve_pool
 from android_harness.session import PAUSED_LIMIT_ENV

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from android_harness.adb import ServerAddress
+from android_harness.adb_server import ServerAddress
 from android_harness.android_device import AndroidDevice
 from android_harness.battery_parse import parse_dumpsys_battery
 from pipeline.cli.app import app

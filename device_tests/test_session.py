@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from android_harness.adb import Adb, ServerAddress, connect, start_private_server
+from android_harness.adb import Adb
+
+from android_harness.adb_server import ServerAddress, connect, start_private_server
 from android_harness.android_device import AndroidDevice
 from android_harness.device.events import read_events
 from android_harness.session import SessionDriver

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from android_harness.adb import adb_binary
+from android_harness.adb_server import adb_binary
 from android_harness.android_device import AndroidDevice
 from android_harness.vphone.system_services import MAX_CLIENTS
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from android_harness.adb import adb_binary, host_key_path
+from android_harness.adb_server import adb_binary, host_key_path
 from android_harness.android_device import AndroidDevice
 from android_harness.vphone.device_tools import NO_PACKAGE_MANAGER
 

@@ -19,7 +19,7 @@ from typing import Callable, Iterator
 
 import pytest
 
-from android_harness.adb import ServerAddress, adb_binary
+from android_harness.adb_server import ServerAddress, adb_binary
 from android_harness.android_device import AndroidDevice
 from android_harness.vphone.device_tools import SVC_CTL_DIR, SVC_DIR
 from android_harness.vphone.home import VphoneHome

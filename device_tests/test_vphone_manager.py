@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from android_harness import vphone
-from android_harness.adb import Adb, ServerAddress
+from android_harness.adb import Adb
+from android_harness.adb_server import ServerAddress
 from android_harness.discovery import discover, resolve_serial
 from pipeline.errors import DeviceError
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from android_harness import vphone
-from android_harness.adb import ServerAddress, adb_binary, list_devices
+from android_harness.adb_server import ServerAddress, adb_binary, list_devices
 from android_harness.android_device import AndroidDevice
 from android_harness.vphone.home import VphoneHome
 from android_harness.device.errors import ConfigError

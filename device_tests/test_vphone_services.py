@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from android_harness.adb import adb_binary
+from android_harness.adb_server import adb_binary
 from android_harness.android_device import AndroidDevice
 
 pytestmark = pytest.mark.skipif(bool(os.environ.get("ANDROID_SERIAL")), reason="vphone-only test")

@@ -19,7 +19,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from android_harness.adb import ServerAddress, list_devices
+from android_harness.adb_server import ServerAddress, list_devices
 from android_harness.device.fileio import write_text_atomic
 from android_harness.device.methods import method
 from android_harness.device.paths import under_root

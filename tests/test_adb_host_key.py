@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from android_harness import adb
-from android_harness.adb import adb_binary, start_private_server
+from android_harness import adb_server
+from android_harness.adb_server import adb_binary, start_private_server
 from android_harness.vphone.manager import free_port
 
 
@@ -22,7 +22,7 @@ def _pair_matches(home: Path) -> bool:
 
 def test_concurrent_first_uses_make_one_consistent_pair(tmp_path: Path) -> None:
     home = tmp_path / "android"
-    code = "from android_harness.adb import ensure_host_key; print(ensure_host_key().read_text().split()[0])"
+    code = "from android_harness.adb_server import ensure_host_key; print(ensure_host_key().read_text().split()[0])"
     procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
                               env={"ANDROID_USER_HOME": str(home), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
              for _ in range(6)]
@@ -42,7 +42,7 @@ def test_a_server_started_here_finds_the_key_already_made(tmp_path: Path, monkey
             seen.append((home / "adbkey").exists() and _pair_matches(home))
         return real_popen(argv, **kwargs)
 
-    monkeypatch.setattr(adb.subprocess, "Popen", popen)
+    monkeypatch.setattr(adb_server.subprocess, "Popen", popen)
     proc = start_private_server(free_port())
     try:
         assert seen == [True]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from android_harness.adb import ServerAddress
+from android_harness.adb_server import ServerAddress
 from android_harness.deploy import _parse_sha256sum
 from android_harness.storage_space import parse_df_available, parse_df_size
 from android_harness.profile import infer_convention, parse_getprop, parse_meminfo_total
@@ -328,7 +328,7 @@ def test_a_phone_named_with_its_server_is_looked_up_there_only(monkeypatch: pyte
     """`edgecl run --serial S@HOST:PORT` listed every default server first, and the user's tcp:5037 one
     (autostarted on loopback, as the adb CLI does) was started behind a run that never used it."""
     from android_harness import pool
-    from android_harness.adb import DeviceEntry
+    from android_harness.adb_server import DeviceEntry
 
     asked: list[ServerAddress] = []
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from android_harness.adb import DeviceEntry
+from android_harness.adb_server import DeviceEntry
 from android_harness.battery_parse import parse_dumpsys_battery
 from android_harness.doctor import (FAIL, INFO, OK, STOP_CHARGING, WARN, DoctorFacts, adb_verdict, rail_facts,
                                     session_can_run, verdicts)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import socket
 from types import SimpleNamespace
 
-from android_harness.adb import ServerAddress
+from android_harness.adb_server import ServerAddress
 from pipeline.run_journal import device_key, same_phone
 
 

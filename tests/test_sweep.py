@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from android_harness.adb import ServerAddress
+from android_harness.adb_server import ServerAddress
 from android_harness.device.paths import name_problem
 from android_harness.pool import parse_selector
 from pipeline.errors import ConfigError, DeviceError, EdgeclError

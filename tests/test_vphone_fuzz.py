@@ -15,7 +15,7 @@ import pytest
 from adb_shell.auth.sign_pythonrsa import PythonRSASigner
 
 from android_harness import vphone
-from android_harness.adb import host_key_path
+from android_harness.adb_server import host_key_path
 from android_harness.vphone.auth import AUTH_SIGNATURE, AUTH_TOKEN
 from android_harness.vphone.protocol import (
     A_AUTH, A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_WRTE, HEADER, MAX_PAYLOAD, pack, pack_checked)

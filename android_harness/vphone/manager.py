@@ -17,7 +17,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from android_harness.adb import ServerAddress, connect, disconnect, ensure_host_key
+from android_harness.adb_server import ServerAddress, connect, disconnect, ensure_host_key
 from android_harness.cache_dir import edgecl_home
 from android_harness.device.fileio import write_text_atomic
 from android_harness.vphone.auth import parse_public_key

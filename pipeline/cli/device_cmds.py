@@ -69,7 +69,7 @@ def vphone_start(preset: str = typer.Option("pixel7", help="phone preset: pixel7
                                                           "(e.g. 127.0.0.1:5037); default: edgecl's private vphone server")) -> None:
     """Start a virtual phone in the background, `adb connect` it and print its serial. It joins edgecl's
     private adb server (never the default tcp:5037 unless --adb-server says so)."""
-    from android_harness.adb import ServerAddress
+    from android_harness.adb_server import ServerAddress
     from android_harness.private_server import ensure_server
     from android_harness.vphone import start
 
@@ -92,7 +92,7 @@ def vphone_stop(which: Optional[str] = typer.Argument(None, help="serial or port
     """Stop a virtual phone given by serial or port (its process is ended by PID, and it is disconnected from
     adb); its home folder is removed unless --keep.
     The last one also stops edgecl's vphone adb server."""
-    from android_harness.adb import ServerAddress
+    from android_harness.adb_server import ServerAddress
     from android_harness.private_server import running_server, stop_server
     from android_harness.vphone import find, status, stop
     from android_harness.vphone.manager import remove_home

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, List, Optional
 import typer
 
 if TYPE_CHECKING:
-    from android_harness.adb import ServerAddress
+    from android_harness.adb_server import ServerAddress
     from android_harness.pool import PoolMember
 
 
@@ -38,7 +38,7 @@ def servers_for(adb_servers: Optional[List[str]]) -> "list[ServerAddress]":
     """Explicit servers as given; else the user's server (from the environment) and, when it runs (or ran
     and died), edgecl's private vphone server -- then the user's server only if it is already up, so a machine
     with only virtual phones never gets a server started on tcp:5037."""
-    from android_harness.adb import ServerAddress
+    from android_harness.adb_server import ServerAddress
     from android_harness.private_server import revive_server
 
     if adb_servers:
