@@ -111,3 +111,21 @@ def held_between_sessions(proc: subprocess.Popen, device: AndroidDevice, folder:
             yield Held(pause_persistent_runner(device), task)
             return
     raise AssertionError(f"every session of {folder.name} ended before the test could hold the run")
+
+
+STACKS_ON_ABORT = {"PYTHONFAULTHANDLER": "1"}    # the env a held host is started with: SIGABRT prints its stacks
+
+
+def output_or_stacks(proc: subprocess.Popen, timeout: float) -> str:
+    """The host's output once it exits. One that has not within ``timeout`` (started with STACKS_ON_ABORT)
+    is aborted with its workers, and the failure carries every Python stack it printed: where it hung."""
+    try:
+        out = proc.communicate(timeout=timeout)[0]
+    except subprocess.TimeoutExpired:
+        signal_all([proc.pid, *_descendants(proc.pid)], signal.SIGABRT)
+        out = proc.communicate(timeout=60)[0]
+        text = out if isinstance(out, str) else out.decode(errors="replace")
+        raise AssertionError(f"the host did not exit {timeout:g} s after the test let it go on; "
+                             f"its output and stacks:\n{text[-8000:]}") from None
+    return out if isinstance(out, str) else out.decode()
+

@@ -21,7 +21,8 @@ from pipeline.config import ExperimentSpec, parse_spec
 from pipeline.device_run import prepare_device_run
 from pipeline.errors import SessionError
 
-from device_tests._paused_runner import continue_runner, host_frozen, pause_runner, session_states
+from device_tests._paused_runner import (STACKS_ON_ABORT, continue_runner, host_frozen, output_or_stacks, pause_runner,
+                                         session_states)
 from device_tests._small_run import edgecl_argv, small_run_spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -125,7 +126,7 @@ def test_ctrl_c_of_a_run_says_how_to_follow_and_resume_and_loses_nothing(device:
     key = f"{device.serial}@{device.adb.server}"
     sets = ["--set", "train.epochs=60"]
     # the runner is paused on purpose for as long as the test arranges the phone: the run waits on it
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "400", session_mod.PAUSED_LIMIT_ENV: "600"}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "400", session_mod.PAUSED_LIMIT_ENV: "600", **STACKS_ON_ABORT}
     out = tmp_path / "results"
     proc = subprocess.Popen(edgecl_argv("run", str(spec), "--serial", key, "--out", str(out), "--runtime", "executorch",
                                     *sets), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
@@ -158,7 +159,7 @@ def test_ctrl_c_of_a_run_says_how_to_follow_and_resume_and_loses_nothing(device:
         sid = sids[task]
         events = f"{device.storage_path('sessions', sid)}/events.jsonl"
         first_event = device.shell(f"head -n 1 {quote(events)} 2>/dev/null", check=False).stdout
-        text = proc.communicate(timeout=120)[0].decode()
+        text = output_or_stacks(proc, 120)
     finally:
         if paused is not None:
             continue_runner(device, paused)

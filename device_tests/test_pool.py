@@ -29,7 +29,8 @@ from pipeline.config import load_spec
 from pipeline.errors import DeviceError
 from pipeline.experiment import run_experiment
 
-from device_tests._paused_runner import continue_runner, host_frozen, pause_runner, signal_all
+from device_tests._paused_runner import (STACKS_ON_ABORT, continue_runner, host_frozen, output_or_stacks, pause_runner,
+                                         signal_all)
 from device_tests._small_run import reaped
 
 REPO = Path(__file__).resolve().parents[1]
@@ -57,7 +58,7 @@ def _cli(*args: str, fleet: Fleet) -> list[str]:
 
 def _popen(cmd: list[str]) -> subprocess.Popen:
     """The command with the tests' environment; a runner a test pauses on purpose is waited on."""
-    env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "200", PAUSED_LIMIT_ENV: "600"}
+    env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "200", PAUSED_LIMIT_ENV: "600", **STACKS_ON_ABORT}
     return subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
@@ -256,7 +257,7 @@ def test_ctrl_c_leaves_sessions_on_the_phones_and_resume_reattaches(fleet: Fleet
                     held[key] = (device, pid, worker)
         os.kill(proc.pid, signal.SIGINT)
         signal_all([w for _, _, w in held.values()], signal.SIGCONT)   # the workers end on the sweep's SIGTERM
-        output, _ = proc.communicate(timeout=60)
+        output = output_or_stacks(proc, 60)
     finally:
         signal_all([w for _, _, w in held.values()], signal.SIGCONT)
         for device, pid in paused.values():
