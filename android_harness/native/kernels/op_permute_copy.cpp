@@ -23,6 +23,50 @@ using SizesType = executorch::aten::SizesType;
 using Tensor = executorch::aten::Tensor;
 using IntArrayRef = executorch::aten::ArrayRef<int64_t>;
 
+namespace {
+
+struct Bytes16 {
+  uint64_t lo, hi;
+};
+
+/// Copies `in` permuted into `out`, elements moved as `T` (an unsigned type of the element's size).
+template <typename T>
+void permute_elements(const Tensor& in, Tensor& out, size_t ndim, const size_t* out_sizes, const size_t* in_strides) {
+  const T* const in_data = static_cast<const T*>(in.const_data_ptr());
+  T* dst = static_cast<T*>(out.mutable_data_ptr());
+  if (ndim == 0) {
+    dst[0] = in_data[0];
+    return;
+  }
+  const size_t last = ndim - 1;
+  const size_t inner = out_sizes[last];
+  const size_t inner_stride = in_strides[last];
+  size_t index[kTensorDimensionLimit] = {0};
+  size_t offset = 0;
+  while (true) {
+    const T* src = in_data + offset;
+    for (size_t j = 0; j < inner; ++j) {
+      dst[j] = src[j * inner_stride];
+    }
+    dst += inner;
+    ssize_t d = static_cast<ssize_t>(last) - 1;
+    for (; d >= 0; --d) {
+      offset += in_strides[d];
+      if (++index[d] < out_sizes[d]) {
+        break;
+      }
+      offset -= in_strides[d] * out_sizes[d];
+      index[d] = 0;
+    }
+    if (d < 0) {
+      break;
+    }
+  }
+}
+
+} // namespace
+
+
 
 Tensor& permute_copy_out(
     KernelRuntimeContext& ctx,
@@ -47,11 +91,10 @@ Tensor& permute_copy_out(
       InvalidArgument,
       out);
 
-  const auto in_type = out.scalar_type();
-
   // edgecl: the output is written in order; the input offset follows from the permuted
   // strides, kept incrementally (an odometer over all but the last output dim, a strided inner
-  // loop over the last one). The same copy, without per-element coordinate arithmetic.
+  // loop over the last one). The same copy, without per-element coordinate arithmetic, moving each
+  // element as bytes of its size (one instantiation per size, not per dtype: the same bits).
   size_t trailing_dims_memo[kTensorDimensionLimit];
   executorch::runtime::memoizeTrailingDims(in, trailing_dims_memo);
   const size_t ndim = static_cast<size_t>(in.dim());
@@ -62,44 +105,28 @@ Tensor& permute_copy_out(
     out_sizes[d] = in.size(src);
     in_strides[d] = trailing_dims_memo[src];
   }
-
-  // in and out must be the same dtype
-  ET_SWITCH_ALL_TYPES(in_type, ctx, "permute_copy.out", CTYPE, [&] {
-    const CTYPE* const in_data = in.const_data_ptr<CTYPE>();
-    CTYPE* const out_data = out.mutable_data_ptr<CTYPE>();
-    if (out.numel() == 0) {
-      return;
-    }
-    if (ndim == 0) {
-      out_data[0] = in_data[0];
-      return;
-    }
-    const size_t last = ndim - 1;
-    const size_t inner = out_sizes[last];
-    const size_t inner_stride = in_strides[last];
-    size_t index[kTensorDimensionLimit] = {0};
-    size_t offset = 0;
-    CTYPE* dst = out_data;
-    while (true) {
-      const CTYPE* src = in_data + offset;
-      for (size_t j = 0; j < inner; ++j) {
-        dst[j] = src[j * inner_stride];
-      }
-      dst += inner;
-      ssize_t d = static_cast<ssize_t>(last) - 1;
-      for (; d >= 0; --d) {
-        offset += in_strides[d];
-        if (++index[d] < out_sizes[d]) {
-          break;
-        }
-        offset -= in_strides[d] * out_sizes[d];
-        index[d] = 0;
-      }
-      if (d < 0) {
-        break;
-      }
-    }
-  });
+  if (out.numel() == 0) {
+    return out;
+  }
+  switch (in.element_size()) {
+    case 1:
+      permute_elements<uint8_t>(in, out, ndim, out_sizes, in_strides);
+      break;
+    case 2:
+      permute_elements<uint16_t>(in, out, ndim, out_sizes, in_strides);
+      break;
+    case 4:
+      permute_elements<uint32_t>(in, out, ndim, out_sizes, in_strides);
+      break;
+    case 8:
+      permute_elements<uint64_t>(in, out, ndim, out_sizes, in_strides);
+      break;
+    case 16:
+      permute_elements<Bytes16>(in, out, ndim, out_sizes, in_strides);
+      break;
+    default:
+      ET_KERNEL_CHECK_MSG(ctx, false, InvalidArgument, out, "permute_copy.out: unsupported element size");
+  }
 
   return out;
 }
