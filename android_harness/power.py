@@ -221,7 +221,7 @@ class PowerSampler:
         while time.monotonic() < deadline:
             if not self.is_alive():
                 return True
-            time.sleep(min(0.5, max(deadline - time.monotonic(), 0.01)))
+            time.sleep(min(POLL_S, max(deadline - time.monotonic(), 0.01)))
         return not self.is_alive()
 
     def stop(self, drain: bool = True) -> None:

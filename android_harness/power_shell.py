@@ -7,7 +7,9 @@ with ``/proc/uptime`` = CLOCK_BOOTTIME (10 ms steps): a shell cannot read CLOCK_
 events are placed on this trace through the runner's ``t_boot`` stamps (pipeline/energy/clock.py).
 ODPM rails, where the phone has them, are read by a second loop (its own subshell, so a slow
 ``dumpsys`` never delays a battery row) into rails.txt: the iio ``energy_value`` files with ``cat``
-or the PowerStats HAL dump (``dumpsys`` is on every Android), bracketed by uptime stamps.
+or the PowerStats HAL dump (``dumpsys`` is on every Android), bracketed by uptime stamps. It waits
+between reads on a background ``sleep``, so the stop's SIGTERM ends the wait at once and its last read
+follows the main loop's end without a period's delay.
 
 Bounded by the session exactly as the Python sampler is: SIGTERM/SIGINT or ``seconds`` stop it at
 once; the stop file (unless it says ``now``), the end file (the session's result.json) or a lease
@@ -63,7 +65,10 @@ if [ "$RAIL_MODE" != none ]; then
     trap 'RR=0' TERM INT
     while [ "$RR" = 1 ] && kill -0 "$MAIN" 2>/dev/null; do
       rails_once
-      sleep "$RAIL_PERIOD"
+      sleep "$RAIL_PERIOD" &
+      SLEEPER=$!
+      wait "$SLEEPER"
+      kill "$SLEEPER" 2>/dev/null
     done
     rails_once
   ) &

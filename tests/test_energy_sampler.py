@@ -232,6 +232,28 @@ def test_shell_sampler_rows_boottime_and_rails(tmp_path, shell):
 
 
 @pytest.mark.parametrize("shell", SHELLS)
+def test_shell_sampler_takes_its_last_rail_read_when_it_stops_not_a_rail_period_later(tmp_path, shell):
+    """The rail loop waits between reads on a background sleep, so a stop ends that wait: the last read
+    follows the main loop's end, not the rest of a (here 60 s) rail period."""
+    d = fake_battery(tmp_path / "battery")
+    out, rails, stop = tmp_path / "power.csv", tmp_path / "rails.txt", tmp_path / "stop"
+    script = tmp_path / "s.sh"
+    script.write_text(shell_sampler_script(_files(d), str(out), 10, str(stop), str(tmp_path / "pid"), rails_out=str(rails),
+                                           rail_cmd=f"cat {fake_iio(tmp_path / 'ev')}", rail_period_s=60))
+    proc = subprocess.Popen([*shell.split(), str(script)], stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(rails)                                           # the first read is in
+        stop.write_text("now\n")
+        assert proc.wait(timeout=120) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    first, last = read_rails_log(rails).t[0], read_rails_log(rails).t[-1]
+    assert len(read_rails_log(rails)) == 2 and last - first < 60          # its own final read, before a period passed
+    assert last >= read_power_csv(out).t[-1]                                # after the main loop's last row
+
+
+@pytest.mark.parametrize("shell", SHELLS)
 def test_shell_sampler_drains_on_end_file_and_stops_on_lease(tmp_path, shell):
     d = fake_battery(tmp_path / "battery")
     out = tmp_path / "power.csv"
