@@ -113,6 +113,13 @@ def held_between_sessions(proc: subprocess.Popen, device: AndroidDevice, folder:
     raise AssertionError(f"every session of {folder.name} ended before the test could hold the run")
 
 
+def as_from_a_terminal() -> None:
+    """``preexec_fn`` of a host a test will Ctrl-C: SIGINT at its default, as a terminal's foreground job has
+    it. A suite started in the background (``cmd &`` in a script) runs with SIGINT ignored, its children
+    inherit that, and a Python started so never raises KeyboardInterrupt: the Ctrl-C would be lost."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 STACKS_ON_ABORT = {"PYTHONFAULTHANDLER": "1"}    # the env a held host is started with: SIGABRT prints its stacks
 
 

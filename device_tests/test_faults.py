@@ -21,8 +21,8 @@ from pipeline.config import ExperimentSpec, parse_spec
 from pipeline.device_run import prepare_device_run
 from pipeline.errors import SessionError
 
-from device_tests._paused_runner import (STACKS_ON_ABORT, continue_runner, host_frozen, output_or_stacks, pause_runner,
-                                         session_states)
+from device_tests._paused_runner import (STACKS_ON_ABORT, as_from_a_terminal, continue_runner, host_frozen,
+                                         output_or_stacks, pause_runner, session_states)
 from device_tests._small_run import edgecl_argv, small_run_spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -129,7 +129,8 @@ def test_ctrl_c_of_a_run_says_how_to_follow_and_resume_and_loses_nothing(device:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "400", session_mod.PAUSED_LIMIT_ENV: "600", **STACKS_ON_ABORT}
     out = tmp_path / "results"
     proc = subprocess.Popen(edgecl_argv("run", str(spec), "--serial", key, "--out", str(out), "--runtime", "executorch",
-                                    *sets), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+                                    *sets), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=ROOT,
+                            preexec_fn=as_from_a_terminal)
     paused = None
     try:
         folder = _wait_for("the results folder", lambda: next(out.glob("ctrlc-*"), None), proc)

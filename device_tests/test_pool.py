@@ -29,8 +29,8 @@ from pipeline.config import load_spec
 from pipeline.errors import DeviceError
 from pipeline.experiment import run_experiment
 
-from device_tests._paused_runner import (STACKS_ON_ABORT, continue_runner, host_frozen, output_or_stacks, pause_runner,
-                                         signal_all)
+from device_tests._paused_runner import (STACKS_ON_ABORT, as_from_a_terminal, continue_runner, host_frozen,
+                                         output_or_stacks, pause_runner, signal_all)
 from device_tests._small_run import reaped
 
 REPO = Path(__file__).resolve().parents[1]
@@ -59,7 +59,8 @@ def _cli(*args: str, fleet: Fleet) -> list[str]:
 def _popen(cmd: list[str]) -> subprocess.Popen:
     """The command with the tests' environment; a runner a test pauses on purpose is waited on."""
     env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "200", PAUSED_LIMIT_ENV: "600", **STACKS_ON_ABORT}
-    return subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            preexec_fn=as_from_a_terminal)
 
 
 def _index(folder: Path) -> dict | None:
