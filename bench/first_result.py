@@ -56,7 +56,7 @@ def readme_steps(readme: Path) -> list[list[str]]:
 
 def phase_name(argv: list[str]) -> str:
     """A step's name in the results: the script, module or program it runs, with its subcommand."""
-    words = [w for w in argv if not w.startswith("-") and w not in ("bash", "-m")]
+    words = [w for w in argv if not w.startswith("-") and w != "bash"]
     return "_".join(Path(w).stem for w in words[:2]).replace(".", "_").replace("-", "_")
 
 
@@ -70,7 +70,8 @@ def measure(work: Path) -> tuple[dict[str, float], list[str]]:
     log: list[str] = []
     phases = {}
     for argv in readme_steps(clone / "README.md"):
-        phases[phase_name(argv)] = _phase(phase_name(argv), argv, clone, env, log)
+        name = phase_name(argv)
+        phases[name] = _phase(name, argv, clone, env, log)
     return phases, log
 
 
