@@ -6,7 +6,7 @@
  * LICENSE file in the root directory of this source tree.
  *
  * edgecl: ExecuTorch's portable sign (third_party/executorch/kernels/portable/cpu/op_sign.cpp at
- * cff6f4dd32) with a float32 loop the compiler vectorizes. Same values: 1 for x > 0, -1 for x < 0,
+ * cff6f4dd32) with a float32 fast path (elementwise.h). Same values: 1 for x > 0, -1 for x < 0,
  * +0 for either zero (the portable (x > 0) - (x < 0) gives +0 for -0 too), NaN passed through.
  * The build compiles this file instead of the portable one.
  */
@@ -19,6 +19,8 @@
 #include <executorch/kernels/portable/cpu/util/math_util.h>
 #include <executorch/runtime/kernel/kernel_includes.h>
 #include <executorch/runtime/platform/assert.h>
+
+#include "elementwise.h"
 
 namespace torch {
 namespace executor {
@@ -43,14 +45,12 @@ Tensor& sign_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
   ET_KERNEL_CHECK(
       ctx, tensors_have_same_shape_and_dtype(in, out), InvalidArgument, out);
 
-  if (in.scalar_type() == executorch::aten::ScalarType::Float) {
-    const float* x = in.const_data_ptr<float>();
-    float* y = out.mutable_data_ptr<float>();
-    const auto n = in.numel();
-    for (ssize_t i = 0; i < n; ++i) {
-      const float v = x[i];
-      y[i] = v > 0.0f ? 1.0f : (v < 0.0f ? -1.0f : (v != v ? v : 0.0f));
-    }
+  if (edgecl::kernels::flat_float(in) && edgecl::kernels::flat_float(out)) {
+    edgecl::kernels::map1(in, out, [](auto x) {
+      const decltype(x) zero{}, one = zero + 1.0f;
+      using edgecl::kernels::pick;
+      return pick(x > zero, one, pick(x < zero, -one, pick(x != x, x, zero)));
+    });
     return out;
   }
 
