@@ -2,6 +2,7 @@
 
 namespace edgecl {
 namespace kernels {
+namespace {
 
 using executorch::aten::ScalarType;
 using executorch::aten::Tensor;
@@ -11,11 +12,17 @@ bool flat_float(const Tensor& t) {
          executorch::runtime::is_contiguous_dim_order(t.dim_order().data(), t.dim());
 }
 
+bool same_shape(const Tensor& a, const Tensor& b) { return a.sizes() == b.sizes(); }
+
+}  // namespace
+
 bool flat_binary(const Tensor& a, const Tensor& b, const Tensor& out) {
-  const auto n = out.numel();
-  const auto fits = [n](const Tensor& t) { return t.numel() == n || t.numel() == 1; };
-  return flat_float(a) && flat_float(b) && flat_float(out) && fits(a) && fits(b);
+  if (!flat_float(a) || !flat_float(b) || !flat_float(out)) return false;
+  const auto fits = [&out](const Tensor& t) { return same_shape(t, out) || (t.numel() == 1 && t.dim() <= out.dim()); };
+  return (same_shape(a, out) || same_shape(b, out)) && fits(a) && fits(b);
 }
+
+bool flat_unary(const Tensor& in, const Tensor& out) { return flat_float(in) && flat_float(out) && same_shape(in, out); }
 
 }  // namespace kernels
 }  // namespace edgecl

@@ -1,9 +1,10 @@
 /*
- * edgecl: the float32 fast path of the native elementwise kernels (mul, sub, maximum, relu).
+ * edgecl: the float32 fast path of the native elementwise kernels (elementwise_ops.cpp: mul, sub,
+ * maximum, relu, sign).
  *
  * The portable kernels walk their operands through per-element conversion and broadcast indexing,
  * about 0.35 ns per element here: as much as a sparse convolution's products in a masked CNN's step.
- * When every tensor is float32 in the contiguous dim order and each input has the output's elements
+ * When every tensor is float32 in the contiguous dim order and each input has the output's shape
  * (or is one element), the kernel is one flat loop over 4-lane vectors instead. Each lane computes the
  * portable kernel's own expression on the same floats (-ffp-contract=off), so the output is the same
  * bits; any other case runs the portable code.
@@ -11,21 +12,20 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include <executorch/runtime/kernel/kernel_includes.h>
-
-#include <cstring>
 
 namespace edgecl {
 namespace kernels {
 
-/// Whether `t` is float32 in the contiguous dim order: readable as one flat array.
-bool flat_float(const executorch::aten::Tensor& t);
-
-/// Whether a binary kernel may run as map2: out, a and b flat float32, a and b each with out's number
-/// of elements or one element (`out` already resized to the broadcast shape).
+/// Whether a binary kernel may run as map2 with no check or resize left to do: out, a and b float32
+/// in the contiguous dim order, one of a and b of out's shape, the other of out's shape or one element
+/// of at most out's rank.
 bool flat_binary(const executorch::aten::Tensor& a, const executorch::aten::Tensor& b,
                  const executorch::aten::Tensor& out);
+/// The same for a unary kernel: in and out float32, contiguous, of one shape.
+bool flat_unary(const executorch::aten::Tensor& in, const executorch::aten::Tensor& out);
 
 /// Four float lanes: one register on both ABIs (SSE2, the x86_64 baseline; NEON), so a comparison is
 /// one instruction (a wider vector's is lowered lane by lane where the target has no such register).
