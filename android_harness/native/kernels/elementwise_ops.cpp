@@ -1,5 +1,5 @@
 /*
- * The native mul, sub, maximum, relu and sign kernels: a flat float32 loop (elementwise.h) where it
+ * The native add, mul, sub, maximum, relu and sign kernels: a flat float32 loop (elementwise.h) where it
  * applies, else ExecuTorch's portable kernel, which the build compiles under the name
  * portable_<kernel> (Makefile: WRAPPED). The flat loop runs only when `out` already has the result's
  * shape, so the portable kernel's checks and resize have nothing to add; each lane computes the
@@ -21,6 +21,8 @@ using executorch::aten::Scalar;
 using executorch::aten::Tensor;
 using executorch::runtime::KernelRuntimeContext;
 
+__attribute__((weak)) Tensor& portable_add_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b,
+                                               const Scalar& alpha, Tensor& out);
 __attribute__((weak)) Tensor& portable_mul_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out);
 __attribute__((weak)) Tensor& portable_sub_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b,
                                                const Scalar& alpha, Tensor& out);
@@ -34,6 +36,13 @@ using edgecl::kernels::flat_unary;
 using edgecl::kernels::map1;
 using edgecl::kernels::map2;
 using edgecl::kernels::pick;
+
+Tensor& add_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, const Scalar& alpha, Tensor& out) {
+  if (!flat_binary(a, b, out) || alpha.isBoolean()) return portable_add_out(ctx, a, b, alpha, out);
+  const float val_alpha = utils::scalar_to<float>(alpha);
+  map2(a, b, out, [val_alpha](auto x, auto y) { return x + val_alpha * y; });
+  return out;
+}
 
 Tensor& mul_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out) {
   if (!flat_binary(a, b, out)) return portable_mul_out(ctx, a, b, out);

@@ -1,4 +1,4 @@
-// The float32 fast paths of the native mul, sub, maximum, relu and sign kernels (kernels/elementwise.h)
+// The float32 fast paths of the native add, mul, sub, maximum, relu and sign kernels (kernels/elementwise.h)
 // against the portable kernels' per-element expressions: the same bits on every pair of special values
 // (signed zeros, infinities, NaN, subnormals, the largest float) and on random values, with a
 // one-element operand on either side and lengths that leave a tail after the vectors. A NaN result
@@ -18,6 +18,7 @@
 namespace torch {
 namespace executor {
 namespace native {
+Tensor& add_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, const Scalar& alpha, Tensor& out);
 Tensor& mul_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out);
 Tensor& sub_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, const Scalar& alpha, Tensor& out);
 Tensor& maximum_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out);
@@ -79,10 +80,12 @@ void operands(const std::vector<float>& v, int extra, std::vector<float>* a, std
   }
 }
 
-enum class Op { kMul, kSub, kSub2, kMaximum };
+enum class Op { kAdd, kAdd2, kMul, kSub, kSub2, kMaximum };
 
 float portable(Op op, float x, float y) {
   switch (op) {
+    case Op::kAdd: return x + 1.0f * y;
+    case Op::kAdd2: return x + 2.5f * y;
     case Op::kMul: return x * y;
     case Op::kSub: return x - 1.0f * y;
     case Op::kSub2: return x - 2.5f * y;
@@ -98,6 +101,8 @@ std::vector<float> run(Op op, std::vector<float> a, std::vector<float> b, bool a
   Flat fa(a, a_scalar), fb(b, b_scalar), fo(out);
   Tensor ta = fa.tensor(), tb = fb.tensor(), to = fo.tensor();
   switch (op) {
+    case Op::kAdd: native::add_out(ctx, ta, tb, Scalar(static_cast<int64_t>(1)), to); break;
+    case Op::kAdd2: native::add_out(ctx, ta, tb, Scalar(2.5), to); break;
     case Op::kMul: native::mul_out(ctx, ta, tb, to); break;
     case Op::kSub: native::sub_out(ctx, ta, tb, Scalar(static_cast<int64_t>(1)), to); break;
     case Op::kSub2: native::sub_out(ctx, ta, tb, Scalar(2.5), to); break;
@@ -111,7 +116,7 @@ std::vector<float> run(Op op, std::vector<float> a, std::vector<float> b, bool a
 TEST(binary_fast_paths_give_the_portable_bits) {
   std::vector<float> a, b;
   operands(specials(), 1003, &a, &b);
-  for (Op op : {Op::kMul, Op::kSub, Op::kSub2, Op::kMaximum}) {
+  for (Op op : {Op::kAdd, Op::kAdd2, Op::kMul, Op::kSub, Op::kSub2, Op::kMaximum}) {
     std::vector<float> want(a.size());
     for (size_t i = 0; i < a.size(); ++i) want[i] = portable(op, a[i], b[i]);
     CHECK(same_bits(run(op, a, b, false, false), want));
