@@ -2,7 +2,6 @@
 
 namespace edgecl {
 namespace kernels {
-namespace {
 
 using executorch::aten::ScalarType;
 using executorch::aten::Tensor;
@@ -11,6 +10,8 @@ bool flat_float(const Tensor& t) {
   return t.scalar_type() == ScalarType::Float &&
          executorch::runtime::is_contiguous_dim_order(t.dim_order().data(), t.dim());
 }
+
+namespace {
 
 bool same_shape(const Tensor& a, const Tensor& b) { return a.sizes() == b.sizes(); }
 

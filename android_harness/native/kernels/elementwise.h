@@ -19,6 +19,9 @@
 namespace edgecl {
 namespace kernels {
 
+/// Whether `t` is float32 in the contiguous dim order: readable as one flat array.
+bool flat_float(const executorch::aten::Tensor& t);
+
 /// Whether a binary kernel may run as map2 with no check or resize left to do: out, a and b float32
 /// in the contiguous dim order, one of a and b of out's shape, the other of out's shape or one element
 /// of at most out's rank.

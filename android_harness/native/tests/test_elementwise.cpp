@@ -1,5 +1,6 @@
-// The float32 fast paths of the native add, mul, sub, maximum, relu and sign kernels (kernels/elementwise.h)
-// against the portable kernels' per-element expressions: the same bits on every pair of special values
+// The float32 fast paths of the native add, mul, sub, maximum, relu and sign kernels
+// (kernels/elementwise_ops.cpp) against the portable kernels they wrap (linked here as
+// portable_<op>_out) and against the portable per-element expressions: the same bits on every pair of special values
 // (signed zeros, infinities, NaN, subnormals, the largest float) and on random values, with a
 // one-element operand on either side and lengths that leave a tail after the vectors. A NaN result
 // matches any NaN (see same_bits).
@@ -24,6 +25,12 @@ Tensor& sub_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, con
 Tensor& maximum_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out);
 Tensor& relu_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out);
 Tensor& sign_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out);
+Tensor& portable_add_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, const Scalar& alpha, Tensor& out);
+Tensor& portable_mul_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out);
+Tensor& portable_sub_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, const Scalar& alpha, Tensor& out);
+Tensor& portable_maximum_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out);
+Tensor& portable_relu_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out);
+Tensor& portable_sign_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out);
 }  // namespace native
 }  // namespace executor
 }  // namespace torch
@@ -94,19 +101,22 @@ float portable(Op op, float x, float y) {
   return 0.0f;
 }
 
-/// The kernel's output on (a, b), either side possibly one element (`a_scalar`, `b_scalar`).
-std::vector<float> run(Op op, std::vector<float> a, std::vector<float> b, bool a_scalar, bool b_scalar) {
+/// The kernel's output on (a, b), either side possibly one element (`a_scalar`, `b_scalar`); the
+/// portable kernel's when `portable`.
+std::vector<float> run(Op op, std::vector<float> a, std::vector<float> b, bool a_scalar, bool b_scalar,
+                       bool portable = false) {
   KernelRuntimeContext ctx;
   std::vector<float> out(std::max(a.size(), b.size()));
   Flat fa(a, a_scalar), fb(b, b_scalar), fo(out);
   Tensor ta = fa.tensor(), tb = fb.tensor(), to = fo.tensor();
+  const Scalar one(static_cast<int64_t>(1)), other(2.5);
   switch (op) {
-    case Op::kAdd: native::add_out(ctx, ta, tb, Scalar(static_cast<int64_t>(1)), to); break;
-    case Op::kAdd2: native::add_out(ctx, ta, tb, Scalar(2.5), to); break;
-    case Op::kMul: native::mul_out(ctx, ta, tb, to); break;
-    case Op::kSub: native::sub_out(ctx, ta, tb, Scalar(static_cast<int64_t>(1)), to); break;
-    case Op::kSub2: native::sub_out(ctx, ta, tb, Scalar(2.5), to); break;
-    case Op::kMaximum: native::maximum_out(ctx, ta, tb, to); break;
+    case Op::kAdd: (portable ? native::portable_add_out : native::add_out)(ctx, ta, tb, one, to); break;
+    case Op::kAdd2: (portable ? native::portable_add_out : native::add_out)(ctx, ta, tb, other, to); break;
+    case Op::kMul: (portable ? native::portable_mul_out : native::mul_out)(ctx, ta, tb, to); break;
+    case Op::kSub: (portable ? native::portable_sub_out : native::sub_out)(ctx, ta, tb, one, to); break;
+    case Op::kSub2: (portable ? native::portable_sub_out : native::sub_out)(ctx, ta, tb, other, to); break;
+    case Op::kMaximum: (portable ? native::portable_maximum_out : native::maximum_out)(ctx, ta, tb, to); break;
   }
   return ctx.failure_state() == executorch::runtime::Error::Ok ? out : std::vector<float>{};
 }
@@ -120,6 +130,7 @@ TEST(binary_fast_paths_give_the_portable_bits) {
     std::vector<float> want(a.size());
     for (size_t i = 0; i < a.size(); ++i) want[i] = portable(op, a[i], b[i]);
     CHECK(same_bits(run(op, a, b, false, false), want));
+    CHECK(same_bits(run(op, a, b, false, false, true), want));
     for (float c : specials()) {  // one element on the left, then on the right
       std::vector<float> left(a.size()), right(a.size());
       for (size_t i = 0; i < a.size(); ++i) {
@@ -127,7 +138,9 @@ TEST(binary_fast_paths_give_the_portable_bits) {
         right[i] = portable(op, a[i], c);
       }
       CHECK(same_bits(run(op, {c}, b, true, false), left));
+      CHECK(same_bits(run(op, {c}, b, true, false, true), left));
       CHECK(same_bits(run(op, a, {c}, false, true), right));
+      CHECK(same_bits(run(op, a, {c}, false, true, true), right));
     }
   }
 }
@@ -142,12 +155,16 @@ TEST(unary_fast_paths_give_the_portable_bits) {
     sign[i] = std::isnan(v) ? v : static_cast<float>((v > 0.0f) - (v < 0.0f));
   }
   KernelRuntimeContext ctx;
-  std::vector<float> out_relu(a.size()), out_sign(a.size());
-  Flat fa(a), fr(out_relu), fs(out_sign);
-  Tensor in = fa.tensor(), tr = fr.tensor(), ts = fs.tensor();
+  std::vector<float> out_relu(a.size()), out_sign(a.size()), portable_relu(a.size()), portable_sign(a.size());
+  Flat fa(a), fr(out_relu), fs(out_sign), pr(portable_relu), ps(portable_sign);
+  Tensor in = fa.tensor(), tr = fr.tensor(), ts = fs.tensor(), tpr = pr.tensor(), tps = ps.tensor();
   native::relu_out(ctx, in, tr);
   native::sign_out(ctx, in, ts);
+  native::portable_relu_out(ctx, in, tpr);
+  native::portable_sign_out(ctx, in, tps);
   CHECK(ctx.failure_state() == executorch::runtime::Error::Ok);
   CHECK(same_bits(out_relu, relu));
   CHECK(same_bits(out_sign, sign));
+  CHECK(same_bits(portable_relu, relu));
+  CHECK(same_bits(portable_sign, sign));
 }
