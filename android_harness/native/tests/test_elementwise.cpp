@@ -10,9 +10,9 @@
 #include <vector>
 
 #include <executorch/kernels/portable/cpu/util/math_util.h>
-#include <executorch/runtime/core/portable_type/tensor_impl.h>
 #include <executorch/runtime/kernel/kernel_includes.h>
 
+#include "float_tensor.h"
 #include "rng.h"
 #include "unit.h"
 
@@ -39,22 +39,9 @@ namespace {
 
 namespace native = torch::executor::native;
 using executorch::aten::Scalar;
-using executorch::aten::ScalarType;
 using executorch::aten::Tensor;
 using executorch::runtime::KernelRuntimeContext;
-using executorch::runtime::etensor::TensorImpl;
-
-/// A flat float32 tensor over `data` (one dimension; zero dimensions when `scalar`).
-struct Flat {
-  TensorImpl::SizesType size;
-  TensorImpl::DimOrderType order = 0;
-  TensorImpl::StridesType stride = 1;
-  TensorImpl impl;
-  Flat(std::vector<float>& data, bool scalar = false)
-      : size(static_cast<TensorImpl::SizesType>(data.size())),
-        impl(ScalarType::Float, scalar ? 0 : 1, &size, data.data(), &order, &stride) {}
-  Tensor tensor() { return Tensor(&impl); }
-};
+using edgecl_test::FloatTensor;
 
 std::vector<float> specials() {
   const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
@@ -107,7 +94,9 @@ std::vector<float> run(Op op, std::vector<float> a, std::vector<float> b, bool a
                        bool portable = false) {
   KernelRuntimeContext ctx;
   std::vector<float> out(std::max(a.size(), b.size()));
-  Flat fa(a, a_scalar), fb(b, b_scalar), fo(out);
+  FloatTensor fa(a, a_scalar ? std::vector<int>{} : std::vector<int>{static_cast<int>(a.size())});
+  FloatTensor fb(b, b_scalar ? std::vector<int>{} : std::vector<int>{static_cast<int>(b.size())});
+  FloatTensor fo(out, {static_cast<int>(out.size())});
   Tensor ta = fa.tensor(), tb = fb.tensor(), to = fo.tensor();
   const Scalar one(static_cast<int64_t>(1)), other(2.5);
   switch (op) {
@@ -156,7 +145,8 @@ TEST(unary_fast_paths_give_the_portable_bits) {
   }
   KernelRuntimeContext ctx;
   std::vector<float> out_relu(a.size()), out_sign(a.size()), portable_relu(a.size()), portable_sign(a.size());
-  Flat fa(a), fr(out_relu), fs(out_sign), pr(portable_relu), ps(portable_sign);
+  const std::vector<int> n{static_cast<int>(a.size())};
+  FloatTensor fa(a, n), fr(out_relu, n), fs(out_sign, n), pr(portable_relu, n), ps(portable_sign, n);
   Tensor in = fa.tensor(), tr = fr.tensor(), ts = fs.tensor(), tpr = pr.tensor(), tps = ps.tensor();
   native::relu_out(ctx, in, tr);
   native::sign_out(ctx, in, ts);

@@ -1,14 +1,16 @@
-// The native constant_pad_nd (kernels/constant_pad.cpp) against the portable kernel it wraps (linked
-// here as portable_constant_pad_nd_out), and permute_copy (kernels/op_permute_copy.cpp: merged runs,
-// transposed planes in tiles) against the definition out[i...] = in[permuted i...]: the same bytes on
-// shapes around the 8 x 8 tiles, with size-1 dims, both pad ranks and zero pads.
+// The native constant_pad_nd (kernels/constant_pad.cpp) and mean (kernels/mean.cpp) against the
+// portable kernels they wrap (linked here as portable_<kernel>), and permute_copy
+// (kernels/op_permute_copy.cpp: merged runs, transposed planes in tiles) against the definition
+// out[i...] = in[permuted i...]: the same bytes on shapes around the 8 x 8 tiles, with size-1 dims,
+// both pad ranks, zero pads, and means over trailing dims kept or dropped.
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <vector>
 
-#include <executorch/runtime/core/portable_type/tensor_impl.h>
 #include <executorch/runtime/kernel/kernel_includes.h>
 
+#include "float_tensor.h"
 #include "unit.h"
 
 namespace torch {
@@ -19,6 +21,10 @@ Tensor& constant_pad_nd_out(KernelRuntimeContext& ctx, const Tensor& in, IntArra
 Tensor& portable_constant_pad_nd_out(KernelRuntimeContext& ctx, const Tensor& in, IntArrayRef pad,
                                      const Scalar& value, Tensor& out);
 Tensor& permute_copy_out(KernelRuntimeContext& ctx, const Tensor& in, IntArrayRef dims, Tensor& out);
+Tensor& mean_dim_out(KernelRuntimeContext& ctx, const Tensor& in, std::optional<ArrayRef<int64_t>> dim_list,
+                     bool keepdim, std::optional<ScalarType> dtype, Tensor& out);
+Tensor& portable_mean_dim_out(KernelRuntimeContext& ctx, const Tensor& in, std::optional<ArrayRef<int64_t>> dim_list,
+                              bool keepdim, std::optional<ScalarType> dtype, Tensor& out);
 }  // namespace native
 }  // namespace executor
 }  // namespace torch
@@ -26,36 +32,21 @@ Tensor& permute_copy_out(KernelRuntimeContext& ctx, const Tensor& in, IntArrayRe
 namespace {
 
 namespace native = torch::executor::native;
+using executorch::aten::ArrayRef;
 using executorch::aten::IntArrayRef;
 using executorch::aten::Scalar;
 using executorch::aten::ScalarType;
 using executorch::aten::Tensor;
 using executorch::runtime::KernelRuntimeContext;
-using executorch::runtime::etensor::TensorImpl;
+using edgecl_test::FloatTensor;
 
-/// A contiguous float32 tensor of `sizes` over its own data.
-struct Dense {
-  std::vector<TensorImpl::SizesType> sizes;
-  std::vector<TensorImpl::DimOrderType> order;
-  std::vector<TensorImpl::StridesType> strides;
-  std::vector<float> data;
-  TensorImpl impl;
-  explicit Dense(const std::vector<int>& shape)
-      : sizes(shape.begin(), shape.end()),
-        order(shape.size()),
-        strides(shape.size()),
-        data(static_cast<size_t>(std::accumulate(shape.begin(), shape.end(), 1, std::multiplies<int>()))),
-        impl(ScalarType::Float, static_cast<ssize_t>(shape.size()), sizes.data(), data.data(), order.data(),
-             strides.data()) {
-    std::iota(order.begin(), order.end(), 0);
-    for (int d = static_cast<int>(shape.size()) - 1, s = 1; d >= 0; s *= shape[static_cast<size_t>(d)], --d) {
-      strides[static_cast<size_t>(d)] = s;
-    }
-    for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<float>(i) * 0.5f - 7.0f;  // distinct values
-    if (!data.empty()) data[0] = -0.0f;                                                          // and a -0
-  }
-  Tensor tensor() { return Tensor(&impl); }
-};
+/// Distinct values of `shape`'s size, a -0 first.
+std::vector<float> values(const std::vector<int>& shape) {
+  std::vector<float> v(static_cast<size_t>(std::accumulate(shape.begin(), shape.end(), 1, std::multiplies<int>())));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i) * 0.5f - 7.0f;
+  if (!v.empty()) v[0] = -0.0f;
+  return v;
+}
 
 bool same_bytes(const std::vector<float>& a, const std::vector<float>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(float) * a.size()) == 0;
@@ -76,14 +67,15 @@ TEST(constant_pad_fast_path_equals_the_portable_kernel) {
       out_shape[out_shape.size() - 1 - k] += static_cast<int>(c.pad[2 * k] + c.pad[2 * k + 1]);
     }
     for (const Scalar& value : {Scalar(0.0), Scalar(-1.5), Scalar(static_cast<int64_t>(3))}) {
-      Dense in(c.in), fast(out_shape), slow(out_shape);
+      std::vector<float> x = values(c.in), fast = values(out_shape), slow = values(out_shape);
+      FloatTensor in(x, c.in), f(fast, out_shape), p(slow, out_shape);
       KernelRuntimeContext ctx;
-      Tensor ti = in.tensor(), tf = fast.tensor(), ts = slow.tensor();
+      Tensor ti = in.tensor(), tf = f.tensor(), ts = p.tensor();
       const IntArrayRef pad(c.pad.data(), c.pad.size());
       native::constant_pad_nd_out(ctx, ti, pad, value, tf);
       native::portable_constant_pad_nd_out(ctx, ti, pad, value, ts);
       CHECK(ctx.failure_state() == executorch::runtime::Error::Ok);
-      CHECK(same_bytes(fast.data, slow.data));
+      CHECK(same_bytes(fast, slow));
     }
   }
 }
@@ -100,13 +92,14 @@ TEST(permute_copy_equals_its_definition) {
     const size_t nd = c.in.size();
     std::vector<int> out_shape(nd);
     for (size_t d = 0; d < nd; ++d) out_shape[d] = c.in[static_cast<size_t>(c.dims[d])];
-    Dense in(c.in), out(out_shape), want(out_shape);
+    std::vector<float> x = values(c.in), got = values(out_shape), want = values(out_shape);
+    FloatTensor in(x, c.in), out(got, out_shape);
     std::vector<size_t> in_stride(nd, 1), index(nd, 0);
     for (size_t d = nd - 1; d > 0; --d) in_stride[d - 1] = in_stride[d] * static_cast<size_t>(c.in[d]);
-    for (size_t i = 0; i < want.data.size(); ++i) {  // out's index i, odometer in `index`
+    for (size_t i = 0; i < want.size(); ++i) {  // out's index i, odometer in `index`
       size_t src = 0;
       for (size_t d = 0; d < nd; ++d) src += index[d] * in_stride[static_cast<size_t>(c.dims[d])];
-      want.data[i] = in.data[src];
+      want[i] = x[src];
       for (size_t d = nd; d-- > 0;) {
         if (++index[d] < static_cast<size_t>(out_shape[d])) break;
         index[d] = 0;
@@ -116,6 +109,36 @@ TEST(permute_copy_equals_its_definition) {
     Tensor ti = in.tensor(), to = out.tensor();
     native::permute_copy_out(ctx, ti, IntArrayRef(c.dims.data(), c.dims.size()), to);
     CHECK(ctx.failure_state() == executorch::runtime::Error::Ok);
-    CHECK(same_bytes(out.data, want.data));
+    CHECK(same_bytes(got, want));
+  }
+}
+
+TEST(mean_over_trailing_dims_equals_the_portable_kernel) {
+  struct Case {
+    std::vector<int> in;
+    std::vector<int64_t> dims;
+  };
+  const Case cases[] = {{{32, 64, 1, 32}, {-1, -2}}, {{4, 3, 5, 7}, {2, 3}}, {{2, 3, 4, 5}, {3, 1, 2}},
+                        {{6, 9, 9}, {1, 2}},        {{3, 5}, {1}},          {{5, 4, 3}, {0, 2}}};
+  for (const Case& c : cases) {
+    for (bool keepdim : {false, true}) {
+      std::vector<int> out_shape;
+      for (size_t d = 0; d < c.in.size(); ++d) {
+        bool reduced = false;
+        for (int64_t r : c.dims) reduced = reduced || (r < 0 ? r + static_cast<int64_t>(c.in.size()) : r) == static_cast<int64_t>(d);
+        if (!reduced) out_shape.push_back(c.in[d]);
+        else if (keepdim) out_shape.push_back(1);
+      }
+      std::vector<float> x = values(c.in), fast = values(out_shape), slow = values(out_shape);
+      for (size_t i = 0; i < x.size(); i += 7) x[i] = -x[i] * 1e-3f;  // sums that round
+      FloatTensor in(x, c.in), f(fast, out_shape), p(slow, out_shape);
+      KernelRuntimeContext ctx;
+      Tensor ti = in.tensor(), tf = f.tensor(), ts = p.tensor();
+      const ArrayRef<int64_t> dims(c.dims.data(), c.dims.size());
+      native::mean_dim_out(ctx, ti, dims, keepdim, std::nullopt, tf);
+      native::portable_mean_dim_out(ctx, ti, dims, keepdim, std::nullopt, ts);
+      CHECK(ctx.failure_state() == executorch::runtime::Error::Ok);
+      CHECK(same_bytes(fast, slow));
+    }
   }
 }
