@@ -112,8 +112,19 @@ __attribute__((target("avx2"), always_inline)) inline void columns4(__m256 r[4],
   r[3] = _mm256_shuffle_ps(u1, u3, 0xEE);
 }
 
-/// sddmm_block on AVX2: four k at a time from contiguous loads of the streams (columns4), added
-/// in order; the last k (fewer than four) by sddmm_block itself.
+/// Two k of eight streams as two vectors, lane e = stream e at k + q: each stream's pair loaded as one
+/// 64-bit value, streams {0, 1, 4, 5} and {2, 3, 6, 7} gathered into two registers, then one shuffle per k.
+__attribute__((target("avx2"), always_inline)) inline void columns2(__m256 r[2], const float* const* s, int64_t k) {
+  const auto pair = [&](int e) { return _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(s[e] + k))); };
+  const auto two = [&](int e, int f) { return _mm_movelh_ps(pair(e), pair(f)); };  // {e[k], e[k+1], f[k], f[k+1]}
+  const __m256 lo = _mm256_insertf128_ps(_mm256_castps128_ps256(two(0, 1)), two(4, 5), 1);
+  const __m256 hi = _mm256_insertf128_ps(_mm256_castps128_ps256(two(2, 3)), two(6, 7), 1);
+  r[0] = _mm256_shuffle_ps(lo, hi, 0x88);  // lanes {0, 2} of each: streams' k
+  r[1] = _mm256_shuffle_ps(lo, hi, 0xDD);  // lanes {1, 3}: streams' k + 1
+}
+
+/// sddmm_block on AVX2: four k at a time from contiguous loads of the streams (columns4), then two
+/// (columns2), added in order; a last odd k by sddmm_block itself.
 template <int NV>
 __attribute__((target("avx2"), always_inline)) inline void sddmm_block_avx2(float* sum, const float* a, int64_t as,
                                                                            const float* const* s, int64_t k0,
@@ -127,6 +138,14 @@ __attribute__((target("avx2"), always_inline)) inline void sddmm_block_avx2(floa
       columns4(t, s + 8 * v, k);
       for (int q = 0; q < 4; ++q) acc[v] = _mm256_add_ps(acc[v], _mm256_mul_ps(_mm256_broadcast_ss(a + (k + q) * as), t[q]));
     }
+  }
+  if (k + 2 <= k1) {
+    for (int v = 0; v < NV; ++v) {
+      __m256 t[2];
+      columns2(t, s + 8 * v, k);
+      for (int q = 0; q < 2; ++q) acc[v] = _mm256_add_ps(acc[v], _mm256_mul_ps(_mm256_broadcast_ss(a + (k + q) * as), t[q]));
+    }
+    k += 2;
   }
   for (int v = 0; v < NV; ++v) _mm256_storeu_ps(sum + 8 * v, acc[v]);
   sddmm_block<NV>(sum, a, as, s, k, k1);

@@ -168,7 +168,7 @@ struct Windows {
 
 // 3x3 taps on 34x34 (segments of 32), 18x18 (16), 12x12 (a segment of 10: a vector and a tail), and a
 // 1-D convolution (one output row of 61).
-const Windows kWindows[] = {{3, 34, 34, 3, 3}, {5, 18, 18, 3, 3}, {4, 12, 12, 3, 3}, {6, 1, 63, 1, 3}};
+const Windows kWindows[] = {{3, 34, 34, 3, 3}, {5, 18, 18, 3, 3}, {4, 12, 12, 3, 3}, {2, 9, 9, 3, 3}, {6, 1, 63, 1, 3}};
 
 }  // namespace
 
