@@ -36,21 +36,48 @@ inline void run(const char* src, char* dst, int64_t len, int64_t stride) {
   }
 }
 
+/** out [rows, cols] = the input plane at `src` whose (i, j) element is src[i + j * stride], in 8 x 8 tiles:
+ * a tile's reads and writes each stay within eight cache lines (row by row, the reads of one output
+ * row would touch `cols` lines). */
+template <size_t E>
+void transpose_plane(const char* src, char* dst, int64_t rows, int64_t cols, int64_t stride) {
+  constexpr int64_t kTile = 8;
+  for (int64_t i0 = 0; i0 < rows; i0 += kTile) {
+    const int64_t i1 = i0 + kTile < rows ? i0 + kTile : rows;
+    for (int64_t j0 = 0; j0 < cols; j0 += kTile) {
+      const int64_t j1 = j0 + kTile < cols ? j0 + kTile : cols;
+      for (int64_t i = i0; i < i1; ++i) {
+        for (int64_t j = j0; j < j1; ++j) std::memcpy(dst + (i * cols + j) * E, src + (i + j * stride) * E, E);
+      }
+    }
+  }
+}
+
+/** The copy of the collapsed dims: a block is the last dim (a run), or the last two when they transpose
+ * an input plane (the second-last contiguous in the input, the last strided); an odometer walks the
+ * dims before the block. */
 template <size_t E>
 void copy_rows(const char* in, char* out, const int64_t* sz, const int64_t* st, size_t n) {
   if (n == 0) {
     std::memcpy(out, in, E);
     return;
   }
-  const int64_t len = sz[n - 1], stride = st[n - 1];
+  const bool plane = n >= 2 && st[n - 2] == 1 && st[n - 1] != 0 && st[n - 1] != 1;
+  const size_t walked = plane ? n - 2 : n - 1;
+  const int64_t len = sz[n - 1], stride = st[n - 1], block = plane ? sz[n - 2] * len : len;
   int64_t idx[16] = {0};
   int64_t outer = 1;
-  for (size_t k = 0; k + 1 < n; ++k) outer *= sz[k];
+  for (size_t k = 0; k < walked; ++k) outer *= sz[k];
   int64_t off = 0;
   for (int64_t r = 0; r < outer; ++r) {
-    run<E>(in + off * static_cast<int64_t>(E), out, len, stride);
-    out += len * static_cast<int64_t>(E);
-    for (size_t k = n - 1; k-- > 0;) {
+    const char* src = in + off * static_cast<int64_t>(E);
+    if (plane) {
+      transpose_plane<E>(src, out, sz[n - 2], len, stride);
+    } else {
+      run<E>(src, out, len, stride);
+    }
+    out += block * static_cast<int64_t>(E);
+    for (size_t k = walked; k-- > 0;) {
       if (++idx[k] < sz[k]) {
         off += st[k];
         break;

@@ -1,12 +1,15 @@
 /*
- * edgecl: the copy loop behind the native expand_copy, as_strided_copy and flip kernels.
+ * edgecl: the copy loop behind the native expand_copy, as_strided_copy, flip and permute_copy kernels.
  *
  * Each op is a gather of the input at (up to 16) per-dimension element strides (0 on a broadcast,
- * negative on a flip) into a contiguous output. The innermost output dimension is a run: memcpy
- * when its stride is 1, one value repeated when it is 0, a strided loop otherwise; the outer
- * dimensions advance an odometer, so there is no per-row recursion or coordinate arithmetic per
- * element (the portable kernels spent more on those than on the bytes of an im2col, a pooling tap
- * or a flipped weight). Bytes only: the output is the same bytes.
+ * negative on a flip, permuted on a permute) into a contiguous output. Dimensions that are one run of
+ * the input merge. The innermost output dimension is a run: memcpy when its stride is 1, one value
+ * repeated when it is 0, a strided loop otherwise; where the last two transpose an input plane (a
+ * permute's [.., C, HW] -> [.., HW, C]) they are copied in 8 x 8 tiles instead, so neither the reads nor
+ * the writes stride through memory. The outer dimensions advance an odometer, so there is no per-row
+ * recursion or coordinate arithmetic per element (the portable kernels spent more on those than on the
+ * bytes of an im2col, a pooling tap, a flipped weight or a transpose). Bytes only: the output is the
+ * same bytes.
  */
 #pragma once
 
