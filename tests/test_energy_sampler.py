@@ -248,8 +248,9 @@ def test_shell_sampler_takes_its_last_rail_read_when_it_stops_not_a_rail_period_
     finally:
         if proc.poll() is None:
             proc.kill()
-    first, last = read_rails_log(rails).t[0], read_rails_log(rails).t[-1]
-    assert len(read_rails_log(rails)) == 2 and last - first < 60          # its own final read, before a period passed
+    reads = read_rails_log(rails)
+    first, last = reads.t[0], reads.t[-1]
+    assert len(reads) == 2 and last - first < 60                         # its own final read, before a period passed
     assert last >= read_power_csv(out).t[-1]                                # after the main loop's last row
 
 

@@ -123,6 +123,13 @@ __attribute__((target("avx2"), always_inline)) inline void columns2(__m256 r[2],
   r[1] = _mm256_shuffle_ps(lo, hi, 0xDD);  // lanes {1, 3}: streams' k + 1
 }
 
+/// acc continues with a[k + q] * t[q] for q in [0, Q), in order.
+template <int Q>
+__attribute__((target("avx2"), always_inline)) inline void add_columns(__m256& acc, const __m256* t, const float* a,
+                                                                      int64_t as, int64_t k) {
+  for (int q = 0; q < Q; ++q) acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_broadcast_ss(a + (k + q) * as), t[q]));
+}
+
 /// sddmm_block on AVX2: four k at a time from contiguous loads of the streams (columns4), then two
 /// (columns2), added in order; a last odd k by sddmm_block itself.
 template <int NV>
@@ -136,14 +143,14 @@ __attribute__((target("avx2"), always_inline)) inline void sddmm_block_avx2(floa
     for (int v = 0; v < NV; ++v) {
       __m256 t[4];
       columns4(t, s + 8 * v, k);
-      for (int q = 0; q < 4; ++q) acc[v] = _mm256_add_ps(acc[v], _mm256_mul_ps(_mm256_broadcast_ss(a + (k + q) * as), t[q]));
+      add_columns<4>(acc[v], t, a, as, k);
     }
   }
   if (k + 2 <= k1) {
     for (int v = 0; v < NV; ++v) {
       __m256 t[2];
       columns2(t, s + 8 * v, k);
-      for (int q = 0; q < 2; ++q) acc[v] = _mm256_add_ps(acc[v], _mm256_mul_ps(_mm256_broadcast_ss(a + (k + q) * as), t[q]));
+      add_columns<2>(acc[v], t, a, as, k);
     }
     k += 2;
   }
