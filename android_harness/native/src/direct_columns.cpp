@@ -80,17 +80,4 @@ std::vector<int> copy_readers(const Walker& w, int copy) {
   return readers;
 }
 
-bool stays_intact(const Walker& w, int source, int from, int to) {
-  const char* lo = static_cast<const char*>(w.data(source));
-  const char* hi = lo + w.nbytes(source);
-  for (int i = from + 1; i <= to; ++i) {
-    for (int a : w.instrs()[static_cast<size_t>(i)].args) {
-      if (a == source || !w.is_tensor(a) || w.data(a) == nullptr) continue;
-      const char* b = static_cast<const char*>(w.data(a));
-      if (b < hi && lo < b + w.nbytes(a)) return false;
-    }
-  }
-  return true;
-}
-
 }  // namespace edgecl

@@ -32,8 +32,4 @@ bool find_columns(const Walker& w, int instr, int operand, ColumnsSite* site);
 /// The instructions reading the output of instruction `copy`, through views (-1: a program output).
 std::vector<int> copy_readers(const Walker& w, int copy);
 
-/// Whether no instruction after `from` up to `to` uses memory overlapping `source`'s other than
-/// through `source` itself (the memory plan lets a dead value's bytes be reused).
-bool stays_intact(const Walker& w, int source, int from, int to);
-
 }  // namespace edgecl

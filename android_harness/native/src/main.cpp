@@ -211,6 +211,12 @@ void set_masks(Program& p, double s, bool structured) {
   p.masks_changed();
 }
 
+/// The training arena's sizes (MB): the export's plan, the runner's layout of it, and why the plan is kept.
+edgecl::OrderedJson arena_json(const Program::ArenaReport& a) {
+  return {{"planned_mb", a.planned_bytes / 1048576.0}, {"laid_out_mb", a.bytes / 1048576.0},
+          {"kept_because", a.kept_because}};
+}
+
 int cmd_bench_step(std::vector<std::string> args) {
   long steps = 0, warmup = 0;
   if (!parse_int(take_option(&args, "--steps", "50"), &steps) || steps < 1 ||
@@ -269,6 +275,7 @@ int cmd_bench_step(std::vector<std::string> args) {
       {"step_ms_min", *std::min_element(step_ms.begin(), step_ms.end())},
       {"forward_backward_ms_median", median(fb_ms)}, {"final_loss", p.loss()},
   };
+  out["arena"] = arena_json(p.arena_report());
   if (sparse >= 0) out["sparse"] = {{"enabled", sparse == 1}, {"layers", edgecl::sparse_layers_json(p.sparse_report())}};
   std::cout << out.dump() << "\n";
   return 0;
@@ -342,7 +349,7 @@ int cmd_steps(std::vector<std::string> args) {
     Error w = write_file(out + "/" + name, vec->data(), vec->size() * sizeof(float));
     if (!w.ok()) return fail(w);
   }
-  edgecl::OrderedJson done = {{"steps", k}, {"final_loss", losses.back()}};
+  edgecl::OrderedJson done = {{"steps", k}, {"final_loss", losses.back()}, {"arena", arena_json(p.arena_report())}};
   if (sparse >= 0) {
     done["sparse"] = {{"enabled", sparse == 1}, {"layers", edgecl::sparse_layers_json(p.sparse_report())},
                       {"eval_layers", edgecl::sparse_layers_json(p.eval_sparse_report())}};

@@ -81,7 +81,17 @@ Walker::Walker(const et::runtime::Method& method) : method_(method) {
       const Instr& in = instrs_.back();
       if (in.args.empty()) continue;
       producer_[in.out()] = idx;
-      std::set<int> read(in.args.begin(), in.args.end() - 1);
+      std::set<int> read;
+      for (auto a = in.args.begin(); a != in.args.end() - 1; ++a) {
+        read.insert(*a);
+        const auto* v = plan->values()->Get(static_cast<uint32_t>(*a));
+        if (const auto* list = v->val_as_TensorList()) read.insert(list->items()->begin(), list->items()->end());
+        if (const auto* list = v->val_as_OptionalTensorList()) {
+          for (int item : *list->items()) {
+            if (item >= 0) read.insert(item);
+          }
+        }
+      }
       read.erase(in.out());
       for (int v : read) consumers_[v].push_back(idx);
     }
@@ -91,22 +101,29 @@ Walker::Walker(const et::runtime::Method& method) : method_(method) {
 }
 
 /// A view's source is the last value written at its address before the view's first use (the
-/// memory plan keeps the source alive while the view lives), of the same size.
+/// memory plan keeps the source alive while the view lives), of the same size; a program input is
+/// written before the first instruction.
 void Walker::find_views(const executorch_flatbuffer::ExecutionPlan& plan) {
-  std::map<const void*, std::vector<int>> writes;  // address -> instructions writing there, in order
+  std::map<const void*, std::vector<std::pair<int, int>>> writes;  // address -> (instruction, value), in order
+  std::set<int> inputs(plan.inputs()->begin(), plan.inputs()->end());
+  for (int v : inputs) {
+    if (is_tensor(v) && data(v) != nullptr) writes[data(v)].push_back({-1, v});
+  }
   for (size_t i = 0; i < instrs_.size(); ++i) {
     const int out = instrs_[i].out();
-    if (is_tensor(out) && data(out) != nullptr) writes[data(out)].push_back(static_cast<int>(i));
+    if (is_tensor(out) && data(out) != nullptr) writes[data(out)].push_back({static_cast<int>(i), out});
   }
-  std::set<int> inputs(plan.inputs()->begin(), plan.inputs()->end());
   for (const auto& [v, users] : consumers_) {
     if (producer(v) >= 0 || inputs.count(v) || !is_tensor(v) || data(v) == nullptr) continue;
-    int first = -1;
-    for (int u : users) first = u >= 0 && (first < 0 || u < first) ? u : first;
+    int first = -1;  // a program output read by no instruction is first used after the last
+    for (int u : users) {
+      const int at = u >= 0 ? u : static_cast<int>(instrs_.size());
+      first = first < 0 || at < first ? at : first;
+    }
     auto it = writes.find(data(v));
     if (first < 0 || it == writes.end()) continue;
     int src = -1;
-    for (int i : it->second) src = i < first ? instrs_[static_cast<size_t>(i)].out() : src;
+    for (const auto& [i, out] : it->second) src = i < first ? out : src;
     if (src >= 0 && src != v && numel(shape(src)) == numel(shape(v))) {
       view_of_[v] = src;
       views_[src].push_back(v);

@@ -45,8 +45,11 @@ class Walker {
  public:
   explicit Walker(const executorch::runtime::Method& method);
 
+  const executorch_flatbuffer::ExecutionPlan& plan() const { return *method_.serialization_plan(); }
+  /// Kernel instructions in chain order (another kind of instruction: an empty op).
   const std::vector<Instr>& instrs() const { return instrs_; }
-  /// Instructions reading `v` (-1: a program output).
+  /// Instructions reading `v`, directly or as an item of a tensor list, or writing it as an
+  /// output other than the last (-1: a program output).
   std::vector<int> consumers(int v) const;
   /// The instruction writing `v`, or -1.
   int producer(int v) const;

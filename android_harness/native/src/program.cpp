@@ -11,6 +11,7 @@
 #include <executorch/schema/program_generated.h>
 
 #include "npz.h"
+#include "plan_walker.h"
 #include "program_check.h"
 
 namespace edgecl {
@@ -92,11 +93,26 @@ std::string model_name(std::string_view fqn) {
   return name.rfind(kModelPrefix, 0) == 0 ? name.substr(std::strlen(kModelPrefix)) : name;
 }
 
-/// The sparse plan of `method`, whose mask inputs are `mask_inputs` (the signature's spec list).
-Result<std::unique_ptr<SparsePlan>> plan_of(et::runtime::Result<et::runtime::Method*> method, const Signature& sig,
-                                            const std::vector<TensorSpec>& mask_inputs, const std::string& path) {
+/// A loaded method's plan as a graph, and its planned memory laid out by the runner (arena.h).
+struct Laid {
+  std::unique_ptr<Walker> walker;
+  std::unique_ptr<Arena> arena;  // null: the export's layout (why_not says why)
+  std::string why_not;
+};
+
+Result<Laid> lay_out(et::runtime::Result<et::runtime::Method*> method, const std::string& path) {
   if (!method.ok()) return from_et(method.error(), path + ": no method");
-  const auto* inputs = method.get()->serialization_plan()->inputs();
+  Laid laid;
+  laid.walker = std::make_unique<Walker>(*method.get());
+  laid.arena = Arena::build(*laid.walker, &laid.why_not);
+  if (laid.arena) laid.arena->lay_out({});
+  return laid;
+}
+
+/// The sparse plan of a laid-out method, whose mask inputs are `mask_inputs` (the signature's spec list).
+Result<std::unique_ptr<SparsePlan>> plan_of(Laid& laid, const Signature& sig, const std::vector<TensorSpec>& mask_inputs,
+                                            const std::string& path) {
+  const auto* inputs = laid.walker->plan().inputs();
   std::vector<int> mask_values;
   for (const auto& name : sig.mask_names) {
     const std::string input = Signature::mask_input_name(name);
@@ -106,7 +122,7 @@ Result<std::unique_ptr<SparsePlan>> plan_of(et::runtime::Result<et::runtime::Met
     }
     mask_values.push_back(inputs->Get(static_cast<uint32_t>(at)));
   }
-  auto plan = SparsePlan::build(*method.get(), sig.mask_names, mask_values);
+  auto plan = SparsePlan::build(*laid.walker, laid.arena.get(), sig.mask_names, mask_values);
   if (!plan.ok()) return plan.error().with_context(path);
   return plan;
 }
@@ -129,6 +145,8 @@ struct Program::Impl {
   std::vector<MutableTensorRef> masks, buffers;
   std::vector<std::vector<float>> owned;  // storage of masks and buffers
   std::vector<float> eval_x;  // one padded batch
+  Laid train_laid, eval_laid;  // before the sparse plans, which lay their arenas out again
+  uint64_t grads_generation = 0;  // of the train arena's layout the gradient refs point into
   std::unique_ptr<SparsePlan> sparse, eval_sparse;
   bool sparse_dirty = true, eval_sparse_dirty = true, full_weight_grad = true;
   std::vector<const float*> grad_masks, built_masks;  // the mask inputs the patterns come from
@@ -269,6 +287,9 @@ Result<std::unique_ptr<Program>> Program::load(const std::string& model_dir) {
                  std::to_string(sig.outputs.size()) + " user outputs");
   }
   EDGECL_RETURN_IF_ERROR(check_training_layout(*impl->train, kMethod, impl->train_path));
+  auto train_laid = lay_out(impl->train->method(kMethod), impl->train_path);
+  if (!train_laid.ok()) return train_laid.error();
+  impl->train_laid = std::move(train_laid.get());
   EDGECL_RETURN_IF_ERROR(impl->bind_parameters());
   for (const TensorSpec& spec : sig.inputs) {
     impl->train_inputs.push_back(make_input(spec));
@@ -280,6 +301,9 @@ Result<std::unique_ptr<Program>> Program::load(const std::string& model_dir) {
   impl->eval = std::make_unique<Module>(std::move(eval_loader.get()));
   EDGECL_RETURN_IF_ERROR(verify_program(*impl->eval, impl->eval_path));
   EDGECL_RETURN_IF_ERROR(from_et(impl->eval->load_method(kMethod), impl->eval_path + ": cannot load method"));
+  auto eval_laid = lay_out(impl->eval->method(kMethod), impl->eval_path);
+  if (!eval_laid.ok()) return eval_laid.error();
+  impl->eval_laid = std::move(eval_laid.get());
   EDGECL_RETURN_IF_ERROR(impl->bind_eval());
   return std::unique_ptr<Program>(new Program(std::move(impl)));
 }
@@ -314,7 +338,10 @@ Error Program::forward_backward(const std::vector<InputTensor>& inputs) {
   auto outs = s.train->execute_forward_backward(kMethod, s.train_args);
   if (!outs.ok()) return from_et(outs.error(), s.train_path + ": forward_backward");
   s.outputs = std::move(outs.get());
+  const uint64_t generation = s.train_laid.arena ? s.train_laid.arena->generation() : 0;
+  if (generation != s.grads_generation) s.grads.clear();
   if (s.grads.empty()) {
+    s.grads_generation = generation;
     auto named = s.train->named_gradients(kMethod);
     if (!named.ok()) return from_et(named.error(), s.train_path + ": cannot read the gradients");
     std::map<std::string, et::aten::Tensor> by_name;
@@ -334,12 +361,12 @@ Error Program::set_sparse(bool on) {
   Impl& s = *impl_;
   const Signature& sig = s.manifest.signature;
   if (!s.sparse) {
-    auto plan = plan_of(s.train->method(kMethod), sig, sig.inputs, s.train_path);
+    auto plan = plan_of(s.train_laid, sig, sig.inputs, s.train_path);
     if (!plan.ok()) return plan.error();
     s.sparse = std::move(plan.get());
   }
   if (!s.eval_sparse) {
-    auto plan = plan_of(s.eval->method(kMethod), sig, sig.eval_inputs, s.eval_path);
+    auto plan = plan_of(s.eval_laid, sig, sig.eval_inputs, s.eval_path);
     if (!plan.ok()) return plan.error();
     s.eval_sparse = std::move(plan.get());
   }
@@ -375,6 +402,20 @@ void Program::reset_sparse_stats(bool timed) {
     plan->reset_stats();
     plan->set_timed(timed);
   }
+}
+
+Program::ArenaReport Program::arena_report() const {
+  const Laid& laid = impl_->train_laid;
+  if (!laid.arena) {
+    auto meta = impl_->train->method_meta(kMethod);
+    size_t planned = 0;
+    for (size_t i = 0; meta.ok() && i < meta->num_memory_planned_buffers(); ++i) {
+      auto size = meta->memory_planned_buffer_size(i);
+      planned += size.ok() ? static_cast<size_t>(size.get()) : 0;
+    }
+    return {planned, planned, laid.why_not};
+  }
+  return {laid.arena->planned_bytes(), laid.arena->bytes(), ""};
 }
 
 float Program::loss() const { return impl_->outputs.empty() ? 0.0f : output(0).data[0]; }

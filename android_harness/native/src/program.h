@@ -100,6 +100,13 @@ class Program final {
   /// The same for eval()'s products (each layer's forward).
   std::vector<LayerReport> eval_sparse_report() const;
   void reset_sparse_stats(bool timed);
+  /// The training program's planned memory: the export's arena, the runner's current layout of it
+  /// (src/arena.h; the same when the export's layout is kept) and why it is kept (empty: laid out).
+  struct ArenaReport {
+    size_t planned_bytes = 0, bytes = 0;
+    std::string kept_because;
+  };
+  ArenaReport arena_report() const;
 
   /// Logits of `rows` samples (x: rows * sample size floats, row-major) with the eval program and
   /// the current params(), buffers() and masks(); writes rows * num_classes floats to logits_out.

@@ -27,24 +27,14 @@ struct SparsePlan::Product {
   std::unique_ptr<kernels::DirectColumns> direct;  // its dense side in place, where it may be read so
 };
 
-/// An im2col copy every reader of which may read its source in place: skipped while all do. A
-/// source that a later value would overwrite before the last reader moves out of the memory plan
-/// the first time a reader reads it in place.
+/// An im2col copy every reader of which may read its source in place: skipped while all do.
 struct SparsePlan::Copy {
   const void* key = nullptr;
   std::vector<Product*> readers;
   std::vector<int64_t> offsets;  // each reader's first element in the source
   et::runtime::etensor::TensorImpl* source = nullptr;
-  size_t bytes = 0;
-  bool must_move = false;
+  InPlaceRead read;  // what the arena allows for while any reader reads in place
   bool skip = false;
-};
-
-/// A source moved into the plan's own buffer; its planned address is put back when the plan goes.
-struct SparsePlan::Moved {
-  et::runtime::etensor::TensorImpl* impl = nullptr;
-  void* planned = nullptr;
-  std::unique_ptr<float[]> bytes;
 };
 
 struct SparsePlan::Layer {
@@ -60,7 +50,7 @@ SparsePlan::~SparsePlan() {
     for (auto& p : layer->products) kernels::unregister_sparse_product(p->key);
   }
   for (auto& c : copies_) kernels::unregister_elided_copy(c->key);
-  for (auto& m : moved_) m->impl->set_data(m->planned);
+  if (arena_ != nullptr && !reads_.empty()) arena_->lay_out({});  // the export's schedule again
 }
 
 namespace {
@@ -137,11 +127,11 @@ int trace_gradient(const Walker& w, int g, IndexTensor* map, int64_t* rows, int6
 
 }  // namespace
 
-Result<std::unique_ptr<SparsePlan>> SparsePlan::build(const et::runtime::Method& method,
+Result<std::unique_ptr<SparsePlan>> SparsePlan::build(const Walker& w, Arena* arena,
                                                       const std::vector<std::string>& mask_names,
                                                       const std::vector<int>& mask_values) {
   std::unique_ptr<SparsePlan> plan(new SparsePlan());
-  const Walker w(method);
+  plan->arena_ = arena;
   for (size_t l = 0; l < mask_names.size(); ++l) {
     auto layer = std::make_unique<Layer>();
     layer->name = mask_names[l];
@@ -205,7 +195,7 @@ Result<std::unique_ptr<SparsePlan>> SparsePlan::build(const et::runtime::Method&
     }
     plan->layers_.push_back(std::move(layer));
   }
-  plan->read_columns_in_place(w);
+  if (arena != nullptr) plan->read_columns_in_place(w);
   for (auto& layer : plan->layers_) {
     for (auto& p : layer->products) kernels::register_sparse_product(p->key, &p->dispatch);
   }
@@ -235,13 +225,10 @@ void SparsePlan::read_columns_in_place(const Walker& w) {
     }
     const int source = sites.front().second.source;
     if (!all || std::any_of(sites.begin(), sites.end(), [&](const auto& s) { return s.second.source != source; })) continue;
-    const bool must_move = !stays_intact(w, source, copy, last);
-    if (must_move && !movable(w, source)) continue;
     auto c = std::make_unique<Copy>();
     c->key = w.impl(w.instrs()[static_cast<size_t>(copy)].out());
     c->source = w.impl(source);
-    c->bytes = w.nbytes(source);
-    c->must_move = must_move;
+    c->read = {w.instrs()[static_cast<size_t>(copy)].out(), source, last, false};
     for (auto& [product, site] : sites) {
       site.columns.source = static_cast<const float*>(w.data(source)) + site.offset;
       product->direct = std::make_unique<kernels::DirectColumns>(std::move(site.columns));
@@ -251,26 +238,6 @@ void SparsePlan::read_columns_in_place(const Walker& w) {
     kernels::register_elided_copy(c->key, &c->skip);
     copies_.push_back(std::move(c));
   }
-}
-
-bool SparsePlan::movable(const Walker& w, int source) {
-  // Only a value no other value aliases: no views, not a program output.
-  const auto users = w.consumers(source);
-  return w.view_of(source) < 0 && w.views(source).empty() && std::find(users.begin(), users.end(), -1) == users.end();
-}
-
-void SparsePlan::move_source(Copy& c) {
-  auto it = std::find_if(moved_.begin(), moved_.end(), [&](const auto& m) { return m->impl == c.source; });
-  if (it == moved_.end()) {
-    auto m = std::make_unique<Moved>();
-    m->impl = c.source;
-    m->planned = c.source->mutable_data();
-    m->bytes.reset(new float[(c.bytes + sizeof(float) - 1) / sizeof(float)]);
-    c.source->set_data(m->bytes.get());
-    it = moved_.insert(moved_.end(), std::move(m));
-  }
-  for (size_t r = 0; r < c.readers.size(); ++r) c.readers[r]->direct->source = (*it)->bytes.get() + c.offsets[r];
-  c.must_move = false;
 }
 
 void SparsePlan::choose(Product& p) const {
@@ -291,9 +258,18 @@ void SparsePlan::choose(Product& p) const {
 
 void SparsePlan::update_copies() {
   const auto in_place = [](const Product* p) { return p->dispatch.direct != nullptr; };
+  std::vector<InPlaceRead> reads;
   for (auto& c : copies_) {
-    if (c->must_move && std::any_of(c->readers.begin(), c->readers.end(), in_place)) move_source(*c);
     c->skip = std::all_of(c->readers.begin(), c->readers.end(), in_place);
+    c->read.skipped = c->skip;
+    if (std::any_of(c->readers.begin(), c->readers.end(), in_place)) reads.push_back(c->read);
+  }
+  if (arena_ == nullptr || reads == reads_) return;
+  arena_->lay_out(reads);
+  reads_ = std::move(reads);
+  for (auto& c : copies_) {
+    const float* source = static_cast<const float*>(c->source->data());
+    for (size_t r = 0; r < c->readers.size(); ++r) c->readers[r]->direct->source = source + c->offsets[r];
   }
 }
 

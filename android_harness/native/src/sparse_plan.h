@@ -10,8 +10,8 @@
  * an index tensor), so its pattern is rebuilt from the mask alone when the masks change. The
  * products are registered with the kernels (kernels/sparse_dispatch.h) for as long as this lives.
  * A convolution's products read its columns in place (direct_columns.h) while they run sparse, and
- * its im2col copy is skipped while all of them do; a copy's source that a later value would
- * overwrite first is moved out of the memory plan into the plan's own buffer once it is read so.
+ * its im2col copy is skipped while all of them do; the arena (arena.h) is laid out again for each
+ * change, the copy's source live until its last reader and a skipped copy given no bytes.
  */
 #pragma once
 
@@ -21,6 +21,7 @@
 
 #include <executorch/runtime/executor/method.h>
 
+#include "arena.h"
 #include "result.h"
 #include "sparse_dispatch.h"
 
@@ -53,9 +54,10 @@ struct LayerReport {
 
 class SparsePlan final {
  public:
-  /// Walks `method`'s plan; `mask_values` are the plan's value indices of the mask inputs, in
+  /// Walks a method's plan; `mask_values` are the plan's value indices of the mask inputs, in
   /// mask_names order. A layer none of whose products is found has no products (the report shows it).
-  static Result<std::unique_ptr<SparsePlan>> build(const executorch::runtime::Method& method,
+  /// `arena` (null: the export's layout is kept, and no columns are read in place) must outlive the plan.
+  static Result<std::unique_ptr<SparsePlan>> build(const Walker& w, Arena* arena,
                                                    const std::vector<std::string>& mask_names,
                                                    const std::vector<int>& mask_values);
   ~SparsePlan();
@@ -75,16 +77,14 @@ class SparsePlan final {
   struct Product;
   struct Layer;
   struct Copy;
-  struct Moved;
   SparsePlan();
   void choose(Product& p) const;
   void update_copies();
   void read_columns_in_place(const Walker& w);
-  static bool movable(const Walker& w, int source);
-  void move_source(Copy& c);
   std::vector<std::unique_ptr<Layer>> layers_;
   std::vector<std::unique_ptr<Copy>> copies_;
-  std::vector<std::unique_ptr<Moved>> moved_;
+  Arena* arena_ = nullptr;
+  std::vector<InPlaceRead> reads_;  // what the arena's current layout allows for
   bool enabled_ = false;
 };
 
