@@ -11,7 +11,8 @@ Figures, medians of per-round values, x86_64 build, 1 thread:
 
 - SparCL runner step / dense runner step, and the same for the time inside forward_backward alone;
 - SparCL runner step / its own forward_backward (SparCL's own work per step: masks, DGM, DDR, optimizer);
-- peak RSS of a SparCL session / the dense session;
+- peak RSS of a SparCL session / the dense session, and the training arena: the export's plan and the
+  runner's layout of it (``src/arena.h``) dense and at each setting, from ``bench-step``;
 - per masked layer and product, sparse GFLOP/s (non-zero work only) beside the dense kernel's, from
   ``edgecl-runner bench-step --sparse on|off --mask-sparsity S`` when the runner has those flags (rows
   left out, and said so, when it has not);
@@ -114,16 +115,16 @@ def run_session(binary: Path, folder: Path) -> tuple[dict, float]:
     return json.loads(prof.read_text()), int(rss.read_text().split()[-1]) / 1024
 
 
-def bench_step_layers(binary: Path, folder: Path, setting: Setting, sparse: bool) -> list[dict] | None:
-    """bench-step's per-layer products with the sparse kernels on or off at ``setting``'s masks; None
-    when this runner has no such flags."""
+def bench_step(binary: Path, folder: Path, setting: Setting, sparse: bool) -> dict | None:
+    """bench-step's report with the sparse kernels on or off at ``setting``'s masks (its per-layer products
+    and its training arena); None when this runner has no such flags."""
     cmd = [str(binary), "bench-step", str(folder), "--steps", "5", "--warmup", "2", "--sparse", "on" if sparse else "off",
            "--mask-sparsity", f"{setting.sparsity:g}", *(["--structured"] if setting.structured else [])]
     out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode:
         return None
-    block = json.loads(out.stdout.strip().splitlines()[-1]).get("sparse")
-    return None if block is None else block["layers"]
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    return report if "sparse" in report and "arena" in report else None
 
 
 def layer_rows(model: str, setting: Setting, on: list[dict], off: list[dict]) -> list[dict]:
@@ -140,16 +141,6 @@ def layer_rows(model: str, setting: Setting, on: list[dict], off: list[dict]) ->
                 rows.append({"name": name, "metric": "gflops_dense_kernel", "value": round(d["dense_gflop"] / d["seconds"], 3),
                              "unit": "GFLOP/s", "goal": None})
     return rows
-
-
-def planned_memory_mb(program: Path) -> float:
-    """The training program's planned memory (its activations and gradients, MB): one arena the
-    runner allocates whole at load, the same in the dense and every SparCL program of a model."""
-    from executorch.exir._serialize._program import deserialize_pte_binary
-
-    pte = deserialize_pte_binary(program.read_bytes())
-    plan = getattr(pte, "program", pte).execution_plan[0]
-    return sum(plan.non_const_buffer_sizes) / 2**20
 
 
 def measure(model: str, binary: Path, work: Path, rounds: int, epochs: int) -> tuple[list[dict], bool]:
@@ -177,9 +168,7 @@ def measure(model: str, binary: Path, work: Path, rounds: int, epochs: int) -> t
              "goal": None},
             {"name": model, "metric": "runner_step_vs_forward_backward_dense", "value": round(med(overhead["dense"]), 3),
              "unit": "x", "goal": None},
-            {"name": model, "metric": "peak_rss_mb_dense", "value": round(med(rss["dense"]), 1), "unit": "MB", "goal": None},
-            {"name": model, "metric": "planned_memory_mb", "unit": "MB", "goal": None,
-             "value": round(planned_memory_mb(root / "models" / programs["dense"] / "training.pte"), 1)}]
+            {"name": model, "metric": "peak_rss_mb_dense", "value": round(med(rss["dense"]), 1), "unit": "MB", "goal": None}]
     for s in SETTINGS:
         k = s.key
         figures = (("runner_step_ms", med(step[k]), "ms", None), ("forward_backward_ms", med(fb[k]), "ms", None),
@@ -192,11 +181,16 @@ def measure(model: str, binary: Path, work: Path, rounds: int, epochs: int) -> t
     reported = True
     for s in SETTINGS:
         folder = root / "models" / programs["dense"]
-        on, off = bench_step_layers(binary, folder, s, True), bench_step_layers(binary, folder, s, False)
+        on, off = bench_step(binary, folder, s, True), bench_step(binary, folder, s, False)
         if on is None or off is None:
             reported = False
             break
-        rows += layer_rows(model, s, on, off)
+        if s == SETTINGS[0]:
+            rows += [{"name": model, "metric": m, "value": round(off["arena"][k], 1), "unit": "MB", "goal": None}
+                     for m, k in (("arena_mb_planned", "planned_mb"), ("arena_mb_dense", "laid_out_mb"))]
+        rows.append({"name": f"{model}/{s.key}", "metric": "arena_mb", "value": round(on["arena"]["laid_out_mb"], 1),
+                     "unit": "MB", "goal": None})
+        rows += layer_rows(model, s, on["sparse"]["layers"], off["sparse"]["layers"])
     return rows, reported
 
 
@@ -256,10 +250,16 @@ def markdown(command: str, rows: list[dict], env: str, layers_reported: bool, en
                          f"{cell(n, 'runner_step_vs_forward_backward')} | {cell(n, 'peak_rss_vs_dense')} |")
     dense = "; ".join(f"{m} {v(m, 'runner_step_vs_forward_backward_dense'):.3f}" for m in models)
     lines += ["", f"Dense runner step / its forward_backward, for reference: {dense}."]
-    if all(by.get((m, "planned_memory_mb")) for m in models):
-        arena = "; ".join(f"{m} {v(m, 'planned_memory_mb'):.1f} of {v(m, 'peak_rss_mb_dense'):.1f} MB" for m in models)
-        lines += ["", f"Planned memory of the training program (activations and gradients, allocated whole at load, "
-                  f"the same program dense and SparCL) against the dense session's peak RSS: {arena}."]
+    if all(by.get((m, "arena_mb_dense")) for m in models):
+        lines += ["", "Training arena (activations and gradients, MB): the export's plan, the runner's layout of it "
+                  "(`src/arena.h`) dense and at each setting's masks with sparse execution (`bench-step`), and the "
+                  "dense session's peak RSS:", "", "| model | planned | dense | "
+                  + " | ".join(s.label for s in SETTINGS) + " | dense session peak RSS |",
+                  "|---|---|---|" + "---|" * len(SETTINGS) + "---|"]
+        for m in models:
+            lines.append(f"| {m} | {v(m, 'arena_mb_planned'):.1f} | {v(m, 'arena_mb_dense'):.1f} | "
+                         + " | ".join(f"{v(f'{m}/{s.key}', 'arena_mb'):.1f}" for s in SETTINGS)
+                         + f" | {v(m, 'peak_rss_mb_dense'):.1f} |")
     if not layers_reported:
         lines += ["", "Per masked layer sparse vs dense GFLOP/s: not reported, this runner build's `bench-step` has no "
                   "`--sparse` / `--mask-sparsity` flags (its masked layers run the dense kernels). With dense kernels "

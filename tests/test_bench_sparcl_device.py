@@ -50,7 +50,12 @@ def test_per_layer_figures_and_energy_appear_when_measured(device) -> None:
     energy += [{"name": "energy/sparcl_vs_dense", "metric": f"{what}_energy_per_task_ratio_simulated", "value": 0.5,
                 "unit": "x", "goal": None} for what in ("training", "session")]
     energy += [{"name": "energy/sparcl", "metric": "ddr_fraction_removed", "value": 0.25, "unit": "", "goal": None}]
-    text = device.markdown("cmd", rows(device, 0.45, 0.5) + extra + energy, "env", True, "spec.toml")
+    arena = [{"name": "m", "metric": m, "value": v, "unit": "MB", "goal": None}
+             for m, v in (("arena_mb_planned", 200.0), ("arena_mb_dense", 190.0), ("peak_rss_mb_dense", 250.0))]
+    arena += [{"name": f"m/{s.key}", "metric": "arena_mb", "value": 80.0 + i, "unit": "MB", "goal": None}
+              for i, s in enumerate(device.SETTINGS)]
+    text = device.markdown("cmd", rows(device, 0.45, 0.5) + extra + energy + arena, "env", True, "spec.toml")
+    assert "| m | 200.0 | 190.0 | 80.0 | 81.0 | 82.0 | 83.0 | 250.0 |" in text
     assert "| m/u90/conv/forward | 0.100 | sparse, columns in place | 2.50 | 8.00 |" in text
     assert "SIMULATED" in text and "2.000 J vs 1.000 J per task, SparCL / dense 0.500" in text
     assert "whole session (loading, training, evaluation) 6.000 J vs 3.000 J, 0.500" in text
