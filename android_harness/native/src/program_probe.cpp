@@ -21,6 +21,9 @@ int trial(Program& program) {
     buffers.emplace_back(spec.nbytes(), 0);   // zeros: valid labels, masks and weights of any dtype
     inputs.push_back({buffers.back().data(), spec.dtype, spec.numel()});
   }
+  // As a session runs it (sparse execution where there are masks), so the trial's arena is laid out
+  // as a session's would be and holds no more memory than a session does.
+  if (!sig.mask_names.empty() && !program.set_sparse(true).ok()) return 1;
   if (!program.forward_backward(inputs).ok()) return 1;
   const int rows = static_cast<int>(sig.batch_size);
   std::vector<float> x(sig.inputs[0].numel(), 0.0f);
