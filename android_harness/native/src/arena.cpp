@@ -119,9 +119,6 @@ std::unique_ptr<Arena> Arena::build(const Walker& w, std::string* why_not) {
       }
     }
   }
-  if (const auto* sizes = plan.non_const_buffer_sizes()) {
-    for (uint32_t i = 1; i < sizes->size(); ++i) arena->planned_bytes_ += static_cast<size_t>(sizes->Get(i));
-  }
   return arena;
 }
 

@@ -51,8 +51,7 @@ class Arena final {
   /// Places every block but the skipped copies' and points each planned tensor at its new bytes.
   /// Nothing planned may hold a value the program still needs (call it between executions).
   void lay_out(const std::vector<InPlaceRead>& reads);
-  size_t planned_bytes() const { return planned_bytes_; }  // the export's arena
-  size_t bytes() const { return bytes_; }                  // the current layout's, parameters included
+  size_t bytes() const { return bytes_; }  // the current layout's, parameters included
   /// Counts layouts: a pointer into planned memory taken before a change of generation is stale.
   uint64_t generation() const { return generation_; }
 
@@ -72,7 +71,7 @@ class Arena final {
   std::vector<Block> blocks_;
   std::vector<int> block_of_value_;  // value index -> block, or -1
   std::unique_ptr<uint8_t[]> memory_;
-  size_t planned_bytes_ = 0, pinned_bytes_ = 0, bytes_ = 0;
+  size_t pinned_bytes_ = 0, bytes_ = 0;
   uint64_t generation_ = 0;
 };
 

@@ -98,12 +98,16 @@ struct Laid {
   std::unique_ptr<Walker> walker;
   std::unique_ptr<Arena> arena;  // null: the export's layout (why_not says why)
   std::string why_not;
+  size_t planned_bytes = 0;  // the export's arena (its buffer 0 is reserved and empty)
 };
 
 Result<Laid> lay_out(et::runtime::Result<et::runtime::Method*> method, const std::string& path) {
   if (!method.ok()) return from_et(method.error(), path + ": no method");
   Laid laid;
   laid.walker = std::make_unique<Walker>(*method.get());
+  if (const auto* sizes = laid.walker->plan().non_const_buffer_sizes()) {
+    for (uint32_t i = 1; i < sizes->size(); ++i) laid.planned_bytes += static_cast<size_t>(sizes->Get(i));
+  }
   laid.arena = Arena::build(*laid.walker, &laid.why_not);
   if (laid.arena) laid.arena->lay_out({});
   return laid;
@@ -406,16 +410,7 @@ void Program::reset_sparse_stats(bool timed) {
 
 Program::ArenaReport Program::arena_report() const {
   const Laid& laid = impl_->train_laid;
-  if (!laid.arena) {
-    auto meta = impl_->train->method_meta(kMethod);
-    size_t planned = 0;
-    for (size_t i = 0; meta.ok() && i < meta->num_memory_planned_buffers(); ++i) {
-      auto size = meta->memory_planned_buffer_size(i);
-      planned += size.ok() ? static_cast<size_t>(size.get()) : 0;
-    }
-    return {planned, planned, laid.why_not};
-  }
-  return {laid.arena->planned_bytes(), laid.arena->bytes(), ""};
+  return {laid.planned_bytes, laid.arena ? laid.arena->bytes() : laid.planned_bytes, laid.why_not};
 }
 
 float Program::loss() const { return impl_->outputs.empty() ? 0.0f : output(0).data[0]; }
