@@ -322,3 +322,24 @@ def test_core_objects_are_what_every_selection_links_but_its_kernels(monkeypatch
     assert core < selective
     assert selective - core == {f"{p}.cpp" for p in ("kernels/portable/cpu/op_add", "kernels/portable/cpu/op_neg")} | {
         "edgecl/src/main.cpp", "RegisterCodegenUnboxedKernelsEverything.cpp"}
+
+
+def test_kernels_and_the_step_compile_at_O3_control_code_at_O1(monkeypatch, tmp_path) -> None:
+    """The Makefile's ``CONTROL`` list (files, JSON, bookkeeping) alone compiles at -O1; every kernel and the
+    step's own code at -O3; each of edgecl's sources with the precompiled header of its level."""
+    monkeypatch.setattr(native_build, "native_root", lambda: tmp_path)
+    abi = "x86_64"
+    args = native_build._make_args(abi, work_dir(abi), native_build.source_key(abi), 1, None)
+    lines = subprocess.run([*args, "-n"], capture_output=True, text=True, check=True).stdout.splitlines()
+    level = {}
+    for echo, command in zip(lines, lines[1:]):
+        if echo.lstrip().startswith('echo "  CXX  edgecl/'):
+            name = echo.split("edgecl/", 1)[1].rstrip('"')
+            opt = next(w for w in command.split() if w.startswith("-O"))
+            assert f"pch{opt}/precompiled.h" in command, command
+            level[name] = opt
+    control = {"src/json_io.cpp", "src/runner.cpp", "src/main.cpp", "src/session_state.cpp"}
+    assert {level[n] for n in control} == {"-O1"}
+    hot = {n for n in level if n.startswith("kernels/")} | {"src/optimizer.cpp", "src/policies.cpp", "src/session_step.cpp",
+                                                         "src/program.cpp", "src/replay_memory.cpp", "src/sha256.cpp"}
+    assert len(hot) > 20 and {level[n] for n in hot} == {"-O3"}
