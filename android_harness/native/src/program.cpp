@@ -10,8 +10,8 @@
 #include <executorch/extension/training/module/training_module.h>
 #include <executorch/schema/program_generated.h>
 
+#include "method_layout.h"
 #include "npz.h"
-#include "plan_walker.h"
 #include "program_check.h"
 
 namespace edgecl {
@@ -28,8 +28,6 @@ using et::runtime::EValue;
 constexpr const char* kMethod = "forward";
 constexpr const char* kModelPrefix = "model.";
 
-ScalarType scalar_type(DType dtype) { return dtype == DType::Float32 ? ScalarType::Float : ScalarType::Long; }
-
 /// The runtime reads the program through a FileDataLoader (malloc'd copies), not an mmap: the
 /// trainable weights live in the program's constant data and the optimizer writes them in place,
 /// which a read-only mapping would not allow.
@@ -41,41 +39,12 @@ Result<std::unique_ptr<FileDataLoader>> open_program(const std::string& path) {
   return std::make_unique<FileDataLoader>(std::move(loader.get()));
 }
 
-/// The program checked whole before anything reads it (program_check.h, then the runtime's own
-/// InternalConsistency: tensor sizes that do not overflow): a malformed program is an error, never a crash.
-Error verify_program(Module& module, const std::string& path) {
-  EDGECL_RETURN_IF_ERROR(check_program_file(path));
-  return from_et(module.load(et::runtime::Program::Verification::InternalConsistency),
-                 path + ": not a valid ExecuTorch program (truncated, corrupt or from another version)");
-}
-
 /// One reusable input tensor per spec; forward_backward only swaps its data pointer.
 TensorPtr make_input(const TensorSpec& spec) {
   std::vector<et::aten::SizesType> sizes(spec.shape.begin(), spec.shape.end());
   static int64_t dummy = 0;
   return et::extension::from_blob(&dummy, std::move(sizes), scalar_type(spec.dtype),
                                   et::aten::TensorShapeDynamism::STATIC);
-}
-
-/// The program's view of its inputs must be the signature's: same count, shapes and dtypes.
-Error check_inputs(Module& module, const std::vector<TensorSpec>& specs, const std::string& path) {
-  auto meta = module.method_meta(kMethod);
-  if (!meta.ok()) return from_et(meta.error(), path + ": no '" + kMethod + "' method");
-  if (meta->num_inputs() != specs.size()) {
-    return Error(ErrorCode::InvalidProgram, path + ": program takes " + std::to_string(meta->num_inputs()) +
-                 " inputs, the manifest's signature declares " + std::to_string(specs.size()));
-  }
-  for (size_t i = 0; i < specs.size(); ++i) {
-    auto info = meta->input_tensor_meta(i);
-    if (!info.ok()) return from_et(info.error(), path + ": input " + std::to_string(i) + " is not a tensor");
-    const auto sizes = info->sizes();
-    const bool same_shape = std::equal(sizes.begin(), sizes.end(), specs[i].shape.begin(), specs[i].shape.end());
-    if (!same_shape || info->scalar_type() != scalar_type(specs[i].dtype)) {
-      return Error(ErrorCode::InvalidProgram, path + ": input " + std::to_string(i) + " ('" + specs[i].name +
-                   "') differs from the signature's " + dtype_name(specs[i].dtype) + " shape");
-    }
-  }
-  return Error();
 }
 
 template <typename T>
@@ -91,44 +60,6 @@ TensorRef<T> tensor_ref(const std::string& name, const et::aten::Tensor& t) {
 std::string model_name(std::string_view fqn) {
   std::string name(fqn);
   return name.rfind(kModelPrefix, 0) == 0 ? name.substr(std::strlen(kModelPrefix)) : name;
-}
-
-/// A loaded method's plan as a graph, and its planned memory laid out by the runner (arena.h).
-struct Laid {
-  std::unique_ptr<Walker> walker;
-  std::unique_ptr<Arena> arena;  // null: the export's layout (why_not says why)
-  std::string why_not;
-  size_t planned_bytes = 0;  // the export's arena (its buffer 0 is reserved and empty)
-};
-
-Result<Laid> lay_out(et::runtime::Result<et::runtime::Method*> method, const std::string& path) {
-  if (!method.ok()) return from_et(method.error(), path + ": no method");
-  Laid laid;
-  laid.walker = std::make_unique<Walker>(*method.get());
-  if (const auto* sizes = laid.walker->plan().non_const_buffer_sizes()) {
-    for (uint32_t i = 1; i < sizes->size(); ++i) laid.planned_bytes += static_cast<size_t>(sizes->Get(i));
-  }
-  laid.arena = Arena::build(*laid.walker, &laid.why_not);
-  if (laid.arena) laid.arena->lay_out({});
-  return laid;
-}
-
-/// The sparse plan of a laid-out method, whose mask inputs are `mask_inputs` (the signature's spec list).
-Result<std::unique_ptr<SparsePlan>> plan_of(Laid& laid, const Signature& sig, const std::vector<TensorSpec>& mask_inputs,
-                                            const std::string& path) {
-  const auto* inputs = laid.walker->plan().inputs();
-  std::vector<int> mask_values;
-  for (const auto& name : sig.mask_names) {
-    const std::string input = Signature::mask_input_name(name);
-    const int at = Signature::find(mask_inputs, input);
-    if (at < 0 || static_cast<uint32_t>(at) >= inputs->size()) {
-      return Error(ErrorCode::InvalidProgram, path + ": no input '" + input + "' for the mask of " + name);
-    }
-    mask_values.push_back(inputs->Get(static_cast<uint32_t>(at)));
-  }
-  auto plan = SparsePlan::build(*laid.walker, laid.arena.get(), sig.mask_names, mask_values);
-  if (!plan.ok()) return plan.error().with_context(path);
-  return plan;
 }
 
 }  // namespace
@@ -149,7 +80,7 @@ struct Program::Impl {
   std::vector<MutableTensorRef> masks, buffers;
   std::vector<std::vector<float>> owned;  // storage of masks and buffers
   std::vector<float> eval_x;  // one padded batch
-  Laid train_laid, eval_laid;  // before the sparse plans, which lay their arenas out again
+  MethodLayout train_laid, eval_laid;  // before the sparse plans, which lay their arenas out again
   uint64_t grads_generation = 0;  // of the train arena's layout the gradient refs point into
   std::unique_ptr<SparsePlan> sparse, eval_sparse;
   bool sparse_dirty = true, eval_sparse_dirty = true, full_weight_grad = true;
@@ -217,7 +148,7 @@ Error Program::Impl::bind_parameters() {
 
 Error Program::Impl::bind_eval() {
   const Signature& sig = manifest.signature;
-  EDGECL_RETURN_IF_ERROR(check_inputs(*eval, sig.eval_inputs, eval_path));
+  EDGECL_RETURN_IF_ERROR(check_inputs(*eval, kMethod, sig.eval_inputs, eval_path));
   if (sig.eval_inputs.empty() || sig.eval_inputs[0].name != "x" ||
       sig.eval_inputs[0].numel() != sig.inputs[0].numel()) {
     return Error(ErrorCode::InvalidArgument, manifest.folder + "/manifest.json: signature.eval_inputs must start with x");
@@ -283,7 +214,7 @@ Result<std::unique_ptr<Program>> Program::load(const std::string& model_dir) {
   EDGECL_RETURN_IF_ERROR(verify_program(*impl->train, impl->train_path));
   EDGECL_RETURN_IF_ERROR(from_et(impl->train->load_method(kMethod), impl->train_path + ": cannot load method"));
   const Signature& sig = m.signature;
-  EDGECL_RETURN_IF_ERROR(check_inputs(*impl->train, sig.inputs, impl->train_path));
+  EDGECL_RETURN_IF_ERROR(check_inputs(*impl->train, kMethod, sig.inputs, impl->train_path));
   auto meta = impl->train->method_meta(kMethod);
   if (meta->num_outputs() < sig.outputs.size()) {
     return Error(ErrorCode::InvalidProgram, impl->train_path + ": program gives " +
@@ -291,7 +222,7 @@ Result<std::unique_ptr<Program>> Program::load(const std::string& model_dir) {
                  std::to_string(sig.outputs.size()) + " user outputs");
   }
   EDGECL_RETURN_IF_ERROR(check_training_layout(*impl->train, kMethod, impl->train_path));
-  auto train_laid = lay_out(impl->train->method(kMethod), impl->train_path);
+  auto train_laid = MethodLayout::of(impl->train->method(kMethod), impl->train_path);
   if (!train_laid.ok()) return train_laid.error();
   impl->train_laid = std::move(train_laid.get());
   EDGECL_RETURN_IF_ERROR(impl->bind_parameters());
@@ -305,7 +236,7 @@ Result<std::unique_ptr<Program>> Program::load(const std::string& model_dir) {
   impl->eval = std::make_unique<Module>(std::move(eval_loader.get()));
   EDGECL_RETURN_IF_ERROR(verify_program(*impl->eval, impl->eval_path));
   EDGECL_RETURN_IF_ERROR(from_et(impl->eval->load_method(kMethod), impl->eval_path + ": cannot load method"));
-  auto eval_laid = lay_out(impl->eval->method(kMethod), impl->eval_path);
+  auto eval_laid = MethodLayout::of(impl->eval->method(kMethod), impl->eval_path);
   if (!eval_laid.ok()) return eval_laid.error();
   impl->eval_laid = std::move(eval_laid.get());
   EDGECL_RETURN_IF_ERROR(impl->bind_eval());
@@ -365,12 +296,12 @@ Error Program::set_sparse(bool on) {
   Impl& s = *impl_;
   const Signature& sig = s.manifest.signature;
   if (!s.sparse) {
-    auto plan = plan_of(s.train_laid, sig, sig.inputs, s.train_path);
+    auto plan = s.train_laid.sparse_plan(sig, sig.inputs, s.train_path);
     if (!plan.ok()) return plan.error();
     s.sparse = std::move(plan.get());
   }
   if (!s.eval_sparse) {
-    auto plan = plan_of(s.eval_laid, sig, sig.eval_inputs, s.eval_path);
+    auto plan = s.eval_laid.sparse_plan(sig, sig.eval_inputs, s.eval_path);
     if (!plan.ok()) return plan.error();
     s.eval_sparse = std::move(plan.get());
   }
@@ -409,7 +340,7 @@ void Program::reset_sparse_stats(bool timed) {
 }
 
 Program::ArenaReport Program::arena_report() const {
-  const Laid& laid = impl_->train_laid;
+  const MethodLayout& laid = impl_->train_laid;
   return {laid.planned_bytes, laid.arena ? laid.arena->bytes() : laid.planned_bytes, laid.why_not};
 }
 

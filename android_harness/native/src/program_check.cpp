@@ -108,4 +108,33 @@ Error check_training_layout(::executorch::extension::Module& module, const std::
   return Error();
 }
 
+::executorch::aten::ScalarType scalar_type(DType dtype) { return dtype == DType::Float32 ? ::executorch::aten::ScalarType::Float : ::executorch::aten::ScalarType::Long; }
+
+Error verify_program(::executorch::extension::Module& module, const std::string& path) {
+  EDGECL_RETURN_IF_ERROR(check_program_file(path));
+  return from_et(module.load(::executorch::runtime::Program::Verification::InternalConsistency),
+                 path + ": not a valid ExecuTorch program (truncated, corrupt or from another version)");
+}
+
+Error check_inputs(::executorch::extension::Module& module, const std::string& method,
+                   const std::vector<TensorSpec>& specs, const std::string& path) {
+  auto meta = module.method_meta(method);
+  if (!meta.ok()) return from_et(meta.error(), path + ": no '" + method + "' method");
+  if (meta->num_inputs() != specs.size()) {
+    return Error(ErrorCode::InvalidProgram, path + ": program takes " + std::to_string(meta->num_inputs()) +
+                 " inputs, the manifest's signature declares " + std::to_string(specs.size()));
+  }
+  for (size_t i = 0; i < specs.size(); ++i) {
+    auto info = meta->input_tensor_meta(i);
+    if (!info.ok()) return from_et(info.error(), path + ": input " + std::to_string(i) + " is not a tensor");
+    const auto sizes = info->sizes();
+    const bool same_shape = std::equal(sizes.begin(), sizes.end(), specs[i].shape.begin(), specs[i].shape.end());
+    if (!same_shape || info->scalar_type() != scalar_type(specs[i].dtype)) {
+      return Error(ErrorCode::InvalidProgram, path + ": input " + std::to_string(i) + " ('" + specs[i].name +
+                   "') differs from the signature's " + dtype_name(specs[i].dtype) + " shape");
+    }
+  }
+  return Error();
+}
+
 }  // namespace edgecl

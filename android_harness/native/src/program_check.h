@@ -5,7 +5,7 @@
  * process) and each kernel call's operator (Method::init forgets an out-of-range one when a later
  * instruction resolves, and execution calls a null kernel); then a training program's layout
  * (check_training_layout). A malformed .pte is then an InvalidProgram naming the file, never a crash
- * at load.
+ * at load. Once loaded, a method's inputs are checked against the manifest's signature.
  */
 #pragma once
 
@@ -14,6 +14,7 @@
 #include <executorch/extension/module/module.h>
 
 #include "result.h"
+#include "signature.h"
 
 namespace edgecl {
 
@@ -25,5 +26,16 @@ namespace edgecl {
 /// user outputs < gradients < parameters <= outputs, one gradient and one parameter per name, each a tensor.
 [[nodiscard]] Error check_training_layout(::executorch::extension::Module& module, const std::string& method,
                                           const std::string& path);
+
+/// The runtime's scalar type for a signature dtype.
+::executorch::aten::ScalarType scalar_type(DType dtype);
+
+/// `module` loaded with `path` checked whole first (check_program_file, then the runtime's own
+/// InternalConsistency: tensor sizes that do not overflow): a malformed program is an error, never a crash.
+[[nodiscard]] Error verify_program(::executorch::extension::Module& module, const std::string& path);
+
+/// `method`'s view of its inputs must be the signature's `specs`: same count, shapes and dtypes.
+[[nodiscard]] Error check_inputs(::executorch::extension::Module& module, const std::string& method,
+                                 const std::vector<TensorSpec>& specs, const std::string& path);
 
 }  // namespace edgecl
