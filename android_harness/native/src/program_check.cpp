@@ -108,8 +108,6 @@ Error check_training_layout(::executorch::extension::Module& module, const std::
   return Error();
 }
 
-::executorch::aten::ScalarType scalar_type(DType dtype) { return dtype == DType::Float32 ? ::executorch::aten::ScalarType::Float : ::executorch::aten::ScalarType::Long; }
-
 Error verify_program(::executorch::extension::Module& module, const std::string& path) {
   EDGECL_RETURN_IF_ERROR(check_program_file(path));
   return from_et(module.load(::executorch::runtime::Program::Verification::InternalConsistency),

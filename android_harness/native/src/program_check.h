@@ -27,9 +27,6 @@ namespace edgecl {
 [[nodiscard]] Error check_training_layout(::executorch::extension::Module& module, const std::string& method,
                                           const std::string& path);
 
-/// The runtime's scalar type for a signature dtype.
-::executorch::aten::ScalarType scalar_type(DType dtype);
-
 /// `module` loaded with `path` checked whole first (check_program_file, then the runtime's own
 /// InternalConsistency: tensor sizes that do not overflow): a malformed program is an error, never a crash.
 [[nodiscard]] Error verify_program(::executorch::extension::Module& module, const std::string& path);

@@ -36,6 +36,11 @@ Result<std::vector<TensorSpec>> parse_specs(const Json& obj, const std::string& 
 
 const char* dtype_name(DType dtype) { return dtype == DType::Float32 ? "float32" : "int64"; }
 
+::executorch::aten::ScalarType scalar_type(DType dtype) {
+  using ::executorch::aten::ScalarType;
+  return dtype == DType::Float32 ? ScalarType::Float : ScalarType::Long;
+}
+
 size_t TensorSpec::numel() const {
   size_t n = 1;
   for (int64_t d : shape) n *= static_cast<size_t>(d);

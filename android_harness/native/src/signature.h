@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <executorch/runtime/core/exec_aten/exec_aten.h>
+
 #include "json_fields.h"
 #include "result.h"
 
@@ -21,6 +23,8 @@ enum class DType { Float32, Int64 };
 
 /// "float32" / "int64", as numpy names them in the signature.
 const char* dtype_name(DType dtype);
+/// The runtime's scalar type for `dtype`.
+::executorch::aten::ScalarType scalar_type(DType dtype);
 
 /// One input tensor of a program.
 struct TensorSpec {
