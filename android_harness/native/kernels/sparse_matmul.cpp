@@ -34,6 +34,46 @@ __attribute__((always_inline)) inline void left_block(float* zs, const float* ai
   for (int v = 0; v < NV; ++v) store8(zs + j + 8 * v, acc[v]);
 }
 
+/// G whole segments s0 .. s0 + G of one output row, each of `len` columns in V vectors (the last ending
+/// at the segment's end, so for a width that is not a multiple of 8 it shares columns with the one
+/// before: computed again in the same order, the same values): the row's live k in ascending order,
+/// G * V accumulators in registers. Short segments (a convolution's output rows of 8 to 32) thus share
+/// each k's weight and tap offset over G segments instead of reloading them for one or two vectors.
+template <int G, int V>
+__attribute__((always_inline)) inline void left_segments(float* zr, const float* ai, int64_t vk, const int32_t* col,
+                                                         int64_t e0, int64_t e1, const Columns& b, int64_t s0,
+                                                         int64_t len) {
+  vec8 acc[G * V];
+  for (int q = 0; q < G * V; ++q) acc[q] = vec8{};
+  const float* bs[G];
+  for (int g = 0; g < G; ++g) bs[g] = b.data + b.seg(s0 + g);
+  int64_t off[V];
+  for (int v = 0; v < V; ++v) off[v] = v + 1 < V ? 8 * v : len - 8;
+  for (int64_t e = e0; e < e1; ++e) {
+    const int64_t k = col[e];
+    const float av = ai[k * vk];
+    const int64_t rk = b.row(k);
+#pragma GCC unroll 8
+    for (int g = 0; g < G; ++g) {
+#pragma GCC unroll 4
+      for (int v = 0; v < V; ++v) acc[g * V + v] += av * load8(bs[g] + rk + off[v]);
+    }
+  }
+  for (int g = 0; g < G; ++g) {
+    for (int v = 0; v < V; ++v) store8(zr + (s0 + g) * len + off[v], acc[g * V + v]);
+  }
+}
+
+/// Every segment of one output row, in groups of G = 8 / V (V vectors a segment), the rest one by one.
+template <int V>
+__attribute__((always_inline)) inline void left_row_short(float* zr, const float* ai, int64_t vk, const int32_t* col,
+                                                          int64_t e0, int64_t e1, const Columns& b) {
+  constexpr int G = 8 / V;
+  int64_t s = 0;
+  for (; s + G <= b.segs; s += G) left_segments<G, V>(zr, ai, vk, col, e0, e1, b, s, b.seg_len);
+  for (; s < b.segs; ++s) left_segments<1, V>(zr, ai, vk, col, e0, e1, b, s, b.seg_len);
+}
+
 /// z [m, p] = v @ b, v's live entries (pattern row_ptr/col over [m, n]) at vals[i * vi + k * vk];
 /// z's row is b's segments side by side.
 #if defined(__x86_64__)
@@ -42,6 +82,18 @@ __attribute__((target_clones("avx2", "default")))
 void spmm_left_csr(float* z, const float* vals, int64_t vi, int64_t vk, const int64_t* row_ptr, const int32_t* col,
                    const Columns& b, int64_t m) {
   const int64_t len = b.seg_len, p = b.segs * len;
+  if (b.segs > 1 && len >= 8 && len <= 32) {
+    for (int64_t i = 0; i < m; ++i) {
+      const int64_t e0 = row_ptr[i], e1 = row_ptr[i + 1];
+      switch ((len + 7) / 8) {
+        case 1: left_row_short<1>(z + i * p, vals + i * vi, vk, col, e0, e1, b); break;
+        case 2: left_row_short<2>(z + i * p, vals + i * vi, vk, col, e0, e1, b); break;
+        case 3: left_row_short<3>(z + i * p, vals + i * vi, vk, col, e0, e1, b); break;
+        default: left_row_short<4>(z + i * p, vals + i * vi, vk, col, e0, e1, b); break;
+      }
+    }
+    return;
+  }
   for (int64_t i = 0; i < m; ++i) {
     const float* ai = vals + i * vi;
     const int64_t e0 = row_ptr[i], e1 = row_ptr[i + 1];

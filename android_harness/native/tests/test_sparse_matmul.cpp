@@ -166,9 +166,11 @@ struct Windows {
   }
 };
 
-// 3x3 taps on 34x34 (segments of 32), 18x18 (16), 12x12 (a segment of 10: a vector and a tail), and a
-// 1-D convolution (one output row of 61).
-const Windows kWindows[] = {{3, 34, 34, 3, 3}, {5, 18, 18, 3, 3}, {4, 12, 12, 3, 3}, {2, 9, 9, 3, 3}, {6, 1, 63, 1, 3}};
+// 3x3 taps giving output rows (segments) of 32, 24, 16, 14 (two vectors sharing two columns), 10, 8
+// and 7 (narrower than a vector), and a 1-D convolution (one output row of 61). Segments of 8 to 32
+// run in groups of 8 / (vectors a segment); each 2-D case leaves segments outside a whole group.
+const Windows kWindows[] = {{3, 33, 34, 3, 3}, {2, 25, 26, 3, 3}, {5, 17, 18, 3, 3}, {3, 16, 16, 3, 3},
+                            {4, 12, 12, 3, 3}, {2, 13, 10, 3, 3}, {2, 9, 9, 3, 3},    {6, 1, 63, 1, 3}};
 
 }  // namespace
 
