@@ -34,7 +34,7 @@ def test_goals_are_judged_from_the_figures(device) -> None:
     line = next(ln for ln in text.splitlines() if ln.startswith("| m | unstructured 0.9 |"))
     assert "0.450 (met)" in line and "1.200 (not met)" in line and "0.700 (not met)" in line
     assert "0.75 | 1.00 | 1.00 | 1.000 (no goal)" in text
-    assert "not reported" in text and "Energy per task" not in text
+    assert "not reported" in text and "Energy per task" not in text and "Floor" not in text
 
 
 def test_per_layer_figures_and_energy_appear_when_measured(device) -> None:
@@ -54,7 +54,9 @@ def test_per_layer_figures_and_energy_appear_when_measured(device) -> None:
              for m, v in (("arena_mb_planned", 200.0), ("arena_mb_dense", 190.0), ("peak_rss_mb_dense", 250.0))]
     arena += [{"name": f"m/{s.key}", "metric": "arena_mb", "value": 80.0 + i, "unit": "MB", "goal": None}
               for i, s in enumerate(device.SETTINGS)]
-    text = device.markdown("cmd", rows(device, 0.45, 0.5) + extra + energy + arena, "env", True, "spec.toml")
+    floor = [{"name": "m", "metric": "step_floor_vs_dense", "value": 0.38, "unit": "x", "goal": "diagnostic"}]
+    text = device.markdown("cmd", rows(device, 0.45, 0.5) + extra + energy + arena + floor, "env", True, "spec.toml")
+    assert "cost next to nothing): m 0.380." in text
     assert "| m | 200.0 | 190.0 | 80.0 | 81.0 | 82.0 | 83.0 | 250.0 |" in text
     assert "| m/u90/conv/forward | 0.100 | sparse, columns in place | 2.50 | 8.00 |" in text
     assert "SIMULATED" in text and "2.000 J vs 1.000 J per task, SparCL / dense 0.500" in text
