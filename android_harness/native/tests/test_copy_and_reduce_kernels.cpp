@@ -1,9 +1,12 @@
 // The native constant_pad_nd (kernels/constant_pad.cpp) and mean (kernels/mean.cpp) against the
 // portable kernels they wrap (linked here as portable_<kernel>), and permute_copy
-// (kernels/op_permute_copy.cpp: merged runs, transposed planes in tiles) against the definition
-// out[i...] = in[permuted i...]: the same bytes on shapes around the 8 x 8 tiles, with size-1 dims,
-// both pad ranks, zero pads, and means over trailing dims kept or dropped.
+// (kernels/op_permute_copy.cpp: merged runs, transposed planes in tiles) and cat (kernels/op_cat.cpp:
+// interleaves of one float per input, two of them by vector shuffles) against their definitions
+// out[i...] = in[permuted i...] and out = the inputs' chunks side by side: the same bytes on shapes
+// around the 8 x 8 tiles and the 4-wide shuffles, with size-1 dims, both pad ranks, zero pads, and
+// means over trailing dims kept or dropped.
 #include <cstring>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <vector>
@@ -21,6 +24,7 @@ Tensor& constant_pad_nd_out(KernelRuntimeContext& ctx, const Tensor& in, IntArra
 Tensor& portable_constant_pad_nd_out(KernelRuntimeContext& ctx, const Tensor& in, IntArrayRef pad,
                                      const Scalar& value, Tensor& out);
 Tensor& permute_copy_out(KernelRuntimeContext& ctx, const Tensor& in, IntArrayRef dims, Tensor& out);
+Tensor& cat_out(KernelRuntimeContext& ctx, executorch::aten::ArrayRef<Tensor> tensors, int64_t dim, Tensor& out);
 Tensor& mean_dim_out(KernelRuntimeContext& ctx, const Tensor& in, std::optional<ArrayRef<int64_t>> dim_list,
                      bool keepdim, std::optional<ScalarType> dtype, Tensor& out);
 Tensor& portable_mean_dim_out(KernelRuntimeContext& ctx, const Tensor& in, std::optional<ArrayRef<int64_t>> dim_list,
@@ -108,6 +112,39 @@ TEST(permute_copy_equals_its_definition) {
     KernelRuntimeContext ctx;
     Tensor ti = in.tensor(), to = out.tensor();
     native::permute_copy_out(ctx, ti, IntArrayRef(c.dims.data(), c.dims.size()), to);
+    CHECK(ctx.failure_state() == executorch::runtime::Error::Ok);
+    CHECK(same_bytes(got, want));
+  }
+}
+
+TEST(cat_equals_its_definition) {
+  struct Case {
+    int outer, inputs, width;  // each input [outer, width]; out [outer, inputs * width] (cat on the last dim)
+  };
+  // One float per input (a stack on the last dim): two inputs by shuffles, with and without a tail;
+  // three inputs; then chunks of 3 floats and of 20 (the byte-copy paths).
+  const Case cases[] = {{16, 2, 1}, {13, 2, 1}, {3, 2, 1}, {1, 2, 1}, {11, 3, 1}, {7, 2, 3}, {5, 3, 20}};
+  for (const Case& c : cases) {
+    std::vector<std::vector<float>> data;
+    for (int j = 0; j < c.inputs; ++j) {
+      data.push_back(values({c.outer, c.width}));
+      for (float& v : data.back()) v += 100.0f * static_cast<float>(j);
+    }
+    std::vector<std::unique_ptr<FloatTensor>> owners;
+    std::vector<Tensor> ins;
+    for (auto& d : data) {
+      owners.push_back(std::make_unique<FloatTensor>(d, std::vector<int>{c.outer, c.width}));
+      ins.push_back(owners.back()->tensor());
+    }
+    const std::vector<int> out_shape{c.outer, c.inputs * c.width};
+    std::vector<float> got = values(out_shape), want;
+    for (int i = 0; i < c.outer; ++i)
+      for (int j = 0; j < c.inputs; ++j)
+        for (int w = 0; w < c.width; ++w) want.push_back(data[static_cast<size_t>(j)][static_cast<size_t>(i * c.width + w)]);
+    FloatTensor out(got, out_shape);
+    KernelRuntimeContext ctx;
+    Tensor to = out.tensor();
+    native::cat_out(ctx, ArrayRef<Tensor>(ins.data(), ins.size()), 1, to);
     CHECK(ctx.failure_state() == executorch::runtime::Error::Ok);
     CHECK(same_bytes(got, want));
   }
