@@ -244,14 +244,18 @@ void sddmm_row(float* out, int64_t stride, const int32_t* col, int64_t cnt, cons
                const Columns& src, int64_t k0, int64_t k1) {
   const float* s[16];
   float sum[16];
+  int64_t row[16];
   const int64_t len = src.seg_len;
   for (int64_t e0 = 0; e0 < cnt; e0 += 16) {
     const int64_t c = std::min<int64_t>(16, cnt - e0);
-    for (int64_t e = 0; e < 16; ++e) sum[e] = out[col[e0 + std::min(e, c - 1)] * stride];
+    for (int64_t e = 0; e < 16; ++e) {
+      sum[e] = out[col[e0 + std::min(e, c - 1)] * stride];
+      row[e] = src.row(col[e0 + std::min(e, c - 1)]);
+    }
     for (int64_t g = k0 / len; g * len < k1; ++g) {
       const int64_t base = g * len, lo = std::max(k0, base) - base, hi = std::min(k1, base + len) - base;
       const float* seg = src.data + src.seg(g);
-      for (int64_t e = 0; e < 16; ++e) s[e] = seg + src.row(col[e0 + std::min(e, c - 1)]);
+      for (int64_t e = 0; e < 16; ++e) s[e] = seg + row[e];
       sddmm_group(sum, a + base * as, as, s, lo, hi, c > 8);
     }
     for (int64_t e = 0; e < c; ++e) out[col[e0 + e] * stride] = sum[e];
