@@ -321,25 +321,47 @@ bool output_compacted(const SparsePattern& pz) {
          static_cast<int64_t>(pz.live_cols.size()) >= kMinCols;
 }
 
-SparsePattern SparsePattern::from_flags(const uint8_t* live, int64_t rows, int64_t cols) {
+SparsePattern SparsePattern::from_flags(const uint8_t* live, int64_t rows, int64_t cols, bool entries) {
   SparsePattern pat;
   pat.rows = rows;
   pat.cols = cols;
+  pat.has_entries = entries;
   pat.row_ptr.assign(static_cast<size_t>(rows) + 1, 0);
   std::vector<uint8_t> col_live(static_cast<size_t>(cols), 0);
+  // Branch-free: a random mask's flags would mispredict every other branch.
   for (int64_t i = 0; i < rows; ++i) {
-    for (int64_t j = 0; j < cols; ++j) {
-      if (live[i * cols + j]) {
-        pat.col.push_back(static_cast<int32_t>(j));
-        col_live[j] = 1;
+    const uint8_t* li = live + i * cols;
+    int64_t count = 0;
+    if (entries) {
+      const size_t base = pat.col.size();
+      pat.col.resize(base + static_cast<size_t>(cols));
+      int32_t* out = pat.col.data() + base;
+      for (int64_t j = 0; j < cols; ++j) {
+        const uint8_t on = li[j] != 0;
+        out[count] = static_cast<int32_t>(j);
+        count += on;
+        col_live[j] |= on;
+      }
+      pat.col.resize(base + static_cast<size_t>(count));
+    } else {
+      for (int64_t j = 0; j < cols; ++j) {
+        const uint8_t on = li[j] != 0;
+        count += on;
+        col_live[j] |= on;
       }
     }
-    pat.row_ptr[i + 1] = static_cast<int64_t>(pat.col.size());
-    if (pat.row_ptr[i + 1] > pat.row_ptr[i]) pat.live_rows.push_back(static_cast<int32_t>(i));
+    pat.row_ptr[i + 1] = pat.row_ptr[i] + count;
+    if (count > 0) pat.live_rows.push_back(static_cast<int32_t>(i));
   }
   for (int64_t j = 0; j < cols; ++j) {
     if (col_live[j]) pat.live_cols.push_back(static_cast<int32_t>(j));
   }
+  pat.rectangular = pat.nnz() == static_cast<int64_t>(pat.live_rows.size() * pat.live_cols.size());
+  if (!pat.rectangular) {
+    pat.live_rows.clear();
+    pat.live_cols.clear();
+  }
+  if (!entries) return pat;
   pat.t_row_ptr.assign(static_cast<size_t>(cols) + 1, 0);
   for (int32_t c : pat.col) ++pat.t_row_ptr[static_cast<size_t>(c) + 1];
   for (int64_t j = 0; j < cols; ++j) pat.t_row_ptr[j + 1] += pat.t_row_ptr[j];
@@ -347,11 +369,6 @@ SparsePattern SparsePattern::from_flags(const uint8_t* live, int64_t rows, int64
   std::vector<int64_t> fill(pat.t_row_ptr.begin(), pat.t_row_ptr.end() - 1);
   for (int64_t i = 0; i < rows; ++i) {
     for (int64_t e = pat.row_ptr[i]; e < pat.row_ptr[i + 1]; ++e) pat.t_col[fill[pat.col[e]]++] = static_cast<int32_t>(i);
-  }
-  pat.rectangular = pat.nnz() == static_cast<int64_t>(pat.live_rows.size() * pat.live_cols.size());
-  if (!pat.rectangular) {
-    pat.live_rows.clear();
-    pat.live_cols.clear();
   }
   return pat;
 }

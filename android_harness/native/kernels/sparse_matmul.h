@@ -33,11 +33,13 @@ struct SparsePattern {
   std::vector<int32_t> t_col;      // their rows, ascending within a column
   bool rectangular = false;
   std::vector<int32_t> live_rows, live_cols;  // ascending; set when rectangular
+  bool has_entries = false;  // col and the by-column form built (else counts alone: row_ptr, the rectangle)
 
   int64_t nnz() const { return row_ptr.empty() ? 0 : row_ptr.back(); }
   double density() const { return rows * cols != 0 ? static_cast<double>(nnz()) / static_cast<double>(rows * cols) : 0.0; }
-  /// From row-major flags (non-zero = live).
-  static SparsePattern from_flags(const uint8_t* live, int64_t rows, int64_t cols);
+  /// From row-major flags (non-zero = live). With `entries` false only the counts and the rectangle
+  /// are built: enough to choose between the kernels, for a product that then runs dense.
+  static SparsePattern from_flags(const uint8_t* live, int64_t rows, int64_t cols, bool entries = true);
 };
 
 /// A dense [rows, segs * seg_len] matrix read where it lies: entry (k, j) at

@@ -78,6 +78,7 @@ class SparsePlan final {
   struct Layer;
   struct Copy;
   SparsePlan();
+  bool runs_sparse(const Product& p) const;  // sparse kernels on and the pattern under its crossover
   void choose(Product& p) const;
   void update_copies();
   void read_columns_in_place(const Walker& w);

@@ -136,6 +136,29 @@ TEST(sparse_pattern_finds_rectangles) {
   CHECK(z.rectangular && z.nnz() == 0 && z.density() == 0.0);
 }
 
+TEST(sparse_pattern_counts_alone_agree_with_the_entries) {
+  edgecl::Stream s(9, edgecl::Purpose::kEpoch, 1, 0);
+  for (double d : {0.0, 0.1, 0.5, 1.0}) {
+    for (int kind = 0; kind < 4; ++kind) {
+      const auto f = flags(s, 37, 53, d, kind);
+      const SparsePattern full = SparsePattern::from_flags(f.data(), 37, 53);
+      const SparsePattern counts = SparsePattern::from_flags(f.data(), 37, 53, false);
+      CHECK(full.has_entries && !counts.has_entries && counts.col.empty() && counts.t_col.empty());
+      CHECK(counts.row_ptr == full.row_ptr && counts.rectangular == full.rectangular);
+      CHECK(counts.live_rows == full.live_rows && counts.live_cols == full.live_cols);
+      int64_t nnz = 0;
+      for (int64_t i = 0; i < 37; ++i) {
+        for (int64_t j = 0; j < 53; ++j) {
+          if (!f[i * 53 + j]) continue;
+          CHECK(full.col[static_cast<size_t>(nnz)] == j && full.row_ptr[i] <= nnz && nnz < full.row_ptr[i + 1]);
+          ++nnz;
+        }
+      }
+      CHECK(full.nnz() == nnz && static_cast<int64_t>(full.t_col.size()) == nnz);
+    }
+  }
+}
+
 namespace {
 
 /// A stride-1 convolution's columns over a padded [c, hp, wp] input with kh x kw taps: rows (c, i, j),
