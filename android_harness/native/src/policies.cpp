@@ -26,12 +26,18 @@ std::vector<int64_t> stable_top_k(const std::vector<double>& score, std::vector<
   int64_t above = 0;
   for (int64_t c : candidates) above += key(c) > t ? 1 : 0;
   int64_t equal_left = k - above;
-  std::vector<int64_t> out;
-  out.reserve(static_cast<size_t>(k));
+  // Branch-free: which candidates pass is as unpredictable as their scores.
+  std::vector<int64_t> out(candidates.size());
+  size_t n = 0;
   for (int64_t c : candidates) {
     const double v = key(c);
-    if (v > t || (v == t && equal_left-- > 0)) out.push_back(c);
+    const int64_t tie = v == t ? 1 : 0;
+    const int64_t take = (v > t ? 1 : 0) | (tie & (equal_left > 0 ? 1 : 0));
+    out[n] = c;
+    n += static_cast<size_t>(take);
+    equal_left -= tie & take;
   }
+  out.resize(n);
   return out;
 }
 
@@ -124,11 +130,14 @@ void tdm_update_layer(float* weights, const float* g_prev, int64_t n, int64_t ch
     if (g_prev != nullptr) element[i] = element[i] + lam * static_cast<double>(std::fabs(g_prev[i]));
   }
   std::vector<double> score(static_cast<size_t>(units));
-  std::vector<int64_t> alive;
-  for (int64_t u = 0; u < units; ++u) {
+  std::vector<int64_t> alive(static_cast<size_t>(units));
+  size_t n_alive = 0;
+  for (int64_t u = 0; u < units; ++u) {  // branch-free, as below: the mask's pattern is random
     score[u] = structured ? 0.0 + pairwise_sum(element.data() + u * per, per) : element[u];
-    if ((*mask)[u * per] > 0.0f) alive.push_back(u);
+    alive[n_alive] = u;
+    n_alive += (*mask)[u * per] > 0.0f ? 1 : 0;
   }
+  alive.resize(n_alive);
   const int64_t k_drop = keep_count(units, drop_to);
   const std::vector<int64_t> keep =
       static_cast<int64_t>(alive.size()) > k_drop ? stable_top_k(score, alive, k_drop) : alive;
@@ -137,18 +146,25 @@ void tdm_update_layer(float* weights, const float* g_prev, int64_t n, int64_t ch
   std::vector<uint8_t> live_unit = kept_unit;
   const int64_t n_grow = std::max<int64_t>(0, keep_count(units, grow_to) - static_cast<int64_t>(keep.size()));
   if (n_grow > 0) {
-    std::vector<int64_t> dead;
+    std::vector<int64_t> dead(static_cast<size_t>(units));
+    size_t n_dead = 0;
     for (int64_t u = 0; u < units; ++u) {
-      if (!kept_unit[u]) dead.push_back(u);
+      dead[n_dead] = u;
+      n_dead += kept_unit[u] ? 0 : 1;
     }
-    for (int64_t j : grow.sample(static_cast<int64_t>(dead.size()), n_grow)) live_unit[dead[j]] = 1;
+    for (int64_t j : grow.sample(static_cast<int64_t>(n_dead), n_grow)) live_unit[dead[j]] = 1;
   }
   kept->assign(static_cast<size_t>(n), 0);
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t u = i / per;
-    (*kept)[i] = kept_unit[u];
-    (*mask)[i] = live_unit[u] ? 1.0f : 0.0f;
-    if (!kept_unit[u]) weights[i] = 0.0f;
+  uint8_t* k = kept->data();
+  float* m = mask->data();
+  for (int64_t u = 0, i = 0; u < units; ++u) {
+    const uint8_t keep_u = kept_unit[u];
+    const float live_u = live_unit[u] ? 1.0f : 0.0f;
+    for (int64_t e = 0; e < per; ++e, ++i) {
+      k[i] = keep_u;
+      m[i] = live_u;
+      weights[i] = keep_u ? weights[i] : 0.0f;
+    }
   }
 }
 
