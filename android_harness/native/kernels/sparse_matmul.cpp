@@ -249,8 +249,9 @@ void sddmm_row(float* out, int64_t stride, const int32_t* col, int64_t cnt, cons
   for (int64_t e0 = 0; e0 < cnt; e0 += 16) {
     const int64_t c = std::min<int64_t>(16, cnt - e0);
     for (int64_t e = 0; e < 16; ++e) {
-      sum[e] = out[col[e0 + std::min(e, c - 1)] * stride];
-      row[e] = src.row(col[e0 + std::min(e, c - 1)]);
+      const int32_t k = col[e0 + std::min(e, c - 1)];
+      sum[e] = out[k * stride];
+      row[e] = src.row(k);
     }
     for (int64_t g = k0 / len; g * len < k1; ++g) {
       const int64_t base = g * len, lo = std::max(k0, base) - base, hi = std::min(k1, base + len) - base;
@@ -325,30 +326,16 @@ SparsePattern SparsePattern::from_flags(const uint8_t* live, int64_t rows, int64
   SparsePattern pat;
   pat.rows = rows;
   pat.cols = cols;
-  pat.has_entries = entries;
   pat.row_ptr.assign(static_cast<size_t>(rows) + 1, 0);
   std::vector<uint8_t> col_live(static_cast<size_t>(cols), 0);
-  // Branch-free: a random mask's flags would mispredict every other branch.
+  // Branch-free, here and in add_entries: a random mask's flags would mispredict every other branch.
   for (int64_t i = 0; i < rows; ++i) {
     const uint8_t* li = live + i * cols;
     int64_t count = 0;
-    if (entries) {
-      const size_t base = pat.col.size();
-      pat.col.resize(base + static_cast<size_t>(cols));
-      int32_t* out = pat.col.data() + base;
-      for (int64_t j = 0; j < cols; ++j) {
-        const uint8_t on = li[j] != 0;
-        out[count] = static_cast<int32_t>(j);
-        count += on;
-        col_live[j] |= on;
-      }
-      pat.col.resize(base + static_cast<size_t>(count));
-    } else {
-      for (int64_t j = 0; j < cols; ++j) {
-        const uint8_t on = li[j] != 0;
-        count += on;
-        col_live[j] |= on;
-      }
+    for (int64_t j = 0; j < cols; ++j) {
+      const uint8_t on = li[j] != 0;
+      count += on;
+      col_live[j] |= on;
     }
     pat.row_ptr[i + 1] = pat.row_ptr[i] + count;
     if (count > 0) pat.live_rows.push_back(static_cast<int32_t>(i));
@@ -361,16 +348,33 @@ SparsePattern SparsePattern::from_flags(const uint8_t* live, int64_t rows, int64
     pat.live_rows.clear();
     pat.live_cols.clear();
   }
-  if (!entries) return pat;
-  pat.t_row_ptr.assign(static_cast<size_t>(cols) + 1, 0);
-  for (int32_t c : pat.col) ++pat.t_row_ptr[static_cast<size_t>(c) + 1];
-  for (int64_t j = 0; j < cols; ++j) pat.t_row_ptr[j + 1] += pat.t_row_ptr[j];
-  pat.t_col.resize(pat.col.size());
-  std::vector<int64_t> fill(pat.t_row_ptr.begin(), pat.t_row_ptr.end() - 1);
-  for (int64_t i = 0; i < rows; ++i) {
-    for (int64_t e = pat.row_ptr[i]; e < pat.row_ptr[i + 1]; ++e) pat.t_col[fill[pat.col[e]]++] = static_cast<int32_t>(i);
-  }
+  if (entries) pat.add_entries(live);
   return pat;
+}
+
+void SparsePattern::add_entries(const uint8_t* live) {
+  if (has_entries) return;
+  // Each row's columns at its row_ptr; one slot past the end takes the last row's unkept writes.
+  col.resize(static_cast<size_t>(nnz()) + 1);
+  for (int64_t i = 0; i < rows; ++i) {
+    const uint8_t* li = live + i * cols;
+    int32_t* out = col.data() + row_ptr[i];
+    int64_t count = 0;
+    for (int64_t j = 0; j < cols; ++j) {
+      out[count] = static_cast<int32_t>(j);
+      count += li[j] != 0;
+    }
+  }
+  col.resize(static_cast<size_t>(nnz()));
+  t_row_ptr.assign(static_cast<size_t>(cols) + 1, 0);
+  for (int32_t c : col) ++t_row_ptr[static_cast<size_t>(c) + 1];
+  for (int64_t j = 0; j < cols; ++j) t_row_ptr[j + 1] += t_row_ptr[j];
+  t_col.resize(col.size());
+  std::vector<int64_t> fill(t_row_ptr.begin(), t_row_ptr.end() - 1);
+  for (int64_t i = 0; i < rows; ++i) {
+    for (int64_t e = row_ptr[i]; e < row_ptr[i + 1]; ++e) t_col[fill[col[e]]++] = static_cast<int32_t>(i);
+  }
+  has_entries = true;
 }
 
 void spmm_left(float* z, const float* a, const SparsePattern& pa, const float* b, int64_t m, int64_t n, int64_t p) {

@@ -40,6 +40,8 @@ struct SparsePattern {
   /// From row-major flags (non-zero = live). With `entries` false only the counts and the rectangle
   /// are built: enough to choose between the kernels, for a product that then runs dense.
   static SparsePattern from_flags(const uint8_t* live, int64_t rows, int64_t cols, bool entries = true);
+  /// Builds col and the by-column form of a pattern of counts, from the flags it was counted from.
+  void add_entries(const uint8_t* live);
 };
 
 /// A dense [rows, segs * seg_len] matrix read where it lies: entry (k, j) at

@@ -316,7 +316,7 @@ void SparsePlan::rebuild(const std::vector<const float*>& masks, const std::vect
       // The entries only where a sparse kernel will walk them: a rebuild (every TDM update) of a layer
       // that runs dense costs a count, not the index lists.
       p->pattern = SparsePattern::from_flags(live.data(), p->rows, p->cols, false);
-      if (runs_sparse(*p)) p->pattern = SparsePattern::from_flags(live.data(), p->rows, p->cols);
+      if (runs_sparse(*p)) p->pattern.add_entries(live.data());
       choose(*p);
     }
   }

@@ -136,7 +136,7 @@ TEST(sparse_pattern_finds_rectangles) {
   CHECK(z.rectangular && z.nnz() == 0 && z.density() == 0.0);
 }
 
-TEST(sparse_pattern_counts_alone_agree_with_the_entries) {
+TEST(sparse_pattern_counts_alone_agree_with_the_entries_and_complete_to_them) {
   edgecl::Stream s(9, edgecl::Purpose::kEpoch, 1, 0);
   for (double d : {0.0, 0.1, 0.5, 1.0}) {
     for (int kind = 0; kind < 4; ++kind) {
@@ -155,6 +155,10 @@ TEST(sparse_pattern_counts_alone_agree_with_the_entries) {
         }
       }
       CHECK(full.nnz() == nnz && static_cast<int64_t>(full.t_col.size()) == nnz);
+      SparsePattern completed = counts;
+      completed.add_entries(f.data());
+      CHECK(completed.has_entries && completed.col == full.col && completed.t_row_ptr == full.t_row_ptr &&
+            completed.t_col == full.t_col);
     }
   }
 }
