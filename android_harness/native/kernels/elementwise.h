@@ -1,6 +1,7 @@
 /*
  * edgecl: the float32 fast path of the native elementwise kernels (elementwise_ops.cpp: add, mul,
- * sub, maximum, relu, sign); flat_float also gates the pad and mean fast paths.
+ * sub, maximum, relu, sign); flat_float also gates the pad and mean fast paths, and cat's two-input
+ * interleave shuffles its vec4.
  *
  * The portable kernels walk their operands through per-element conversion and broadcast indexing,
  * about 0.35 ns per element here: as much as a sparse convolution's products in a masked CNN's step.

@@ -12,11 +12,12 @@
  */
 
 
-#include <cstdint>
 #include <cstring>
 
 #include <executorch/kernels/portable/cpu/util/copy_ops_util.h>
 #include <executorch/runtime/kernel/kernel_includes.h>
+
+#include "elementwise.h"
 
 namespace torch {
 namespace executor {
@@ -28,21 +29,17 @@ namespace {
 constexpr size_t kSmallChunkBytes = 64;
 constexpr size_t kMaxFastInputs = 64;  // more inputs: the portable path below
 
-typedef float vec4 __attribute__((vector_size(16)));
-typedef int32_t ivec4 __attribute__((vector_size(16)));
-
 /// out[2i] = a[i], out[2i + 1] = b[i]: `stack` of two on the last dim (a 2-wide pooling window's
 /// gradient), four pairs at a time by lane shuffles (unpcklps / unpckhps, zip1 / zip2).
 void interleave2(float* out, const float* a, const float* b, size_t count) {
+  using edgecl::kernels::ivec4;
+  using edgecl::kernels::load4;
+  using edgecl::kernels::store4;
   size_t i = 0;
   for (; i + 4 <= count; i += 4) {
-    vec4 x, y;
-    std::memcpy(&x, a + i, sizeof(x));
-    std::memcpy(&y, b + i, sizeof(y));
-    const vec4 lo = __builtin_shuffle(x, y, ivec4{0, 4, 1, 5});
-    const vec4 hi = __builtin_shuffle(x, y, ivec4{2, 6, 3, 7});
-    std::memcpy(out + 2 * i, &lo, sizeof(lo));
-    std::memcpy(out + 2 * i + 4, &hi, sizeof(hi));
+    const auto x = load4(a + i), y = load4(b + i);
+    store4(out + 2 * i, __builtin_shuffle(x, y, ivec4{0, 4, 1, 5}));
+    store4(out + 2 * i + 4, __builtin_shuffle(x, y, ivec4{2, 6, 3, 7}));
   }
   for (; i < count; ++i) {
     out[2 * i] = a[i];
