@@ -117,16 +117,19 @@ def run_session(binary: Path, folder: Path) -> tuple[dict, float]:
     return json.loads(prof.read_text()), int(rss.read_text().split()[-1]) / 1024
 
 
+def step_report(binary: Path, folder: Path, args: list[str]) -> dict | None:
+    """``edgecl-runner bench-step FOLDER ARGS``'s JSON report; None when the runner refuses the arguments."""
+    out = subprocess.run([str(binary), "bench-step", str(folder), *args], capture_output=True, text=True)
+    return None if out.returncode else json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def bench_step(binary: Path, folder: Path, setting: Setting, sparse: bool) -> dict | None:
     """bench-step's report with the sparse kernels on or off at ``setting``'s masks (its per-layer products
     and its training arena); None when this runner has no such flags."""
-    cmd = [str(binary), "bench-step", str(folder), "--steps", "5", "--warmup", "2", "--sparse", "on" if sparse else "off",
-           "--mask-sparsity", f"{setting.sparsity:g}", *(["--structured"] if setting.structured else [])]
-    out = subprocess.run(cmd, capture_output=True, text=True)
-    if out.returncode:
-        return None
-    report = json.loads(out.stdout.strip().splitlines()[-1])
-    return report if "sparse" in report and "arena" in report else None
+    report = step_report(binary, folder, ["--steps", "5", "--warmup", "2", "--sparse", "on" if sparse else "off",
+                                          "--mask-sparsity", f"{setting.sparsity:g}",
+                                          *(["--structured"] if setting.structured else [])])
+    return report if report is not None and "sparse" in report and "arena" in report else None
 
 
 def floor_ratio(binary: Path, folder: Path, dense_ms: float, rounds: int) -> float:
@@ -138,9 +141,10 @@ def floor_ratio(binary: Path, folder: Path, dense_ms: float, rounds: int) -> flo
     for _ in range(rounds):
         ms = []
         for flags in (["--sparse", "off"], ["--sparse", "on", "--mask-sparsity", "0.999"]):
-            out = subprocess.run([str(binary), "bench-step", str(folder), "--steps", steps, *flags], capture_output=True,
-                                 text=True, check=True)
-            ms.append(json.loads(out.stdout.strip().splitlines()[-1])["step_ms_median"])
+            report = step_report(binary, folder, ["--steps", steps, *flags])
+            if report is None:
+                raise SystemExit(f"edgecl-runner bench-step {folder} {' '.join(flags)} failed")
+            ms.append(report["step_ms_median"])
         ratios.append(ms[1] / ms[0])
     return statistics.median(ratios)
 
