@@ -7,7 +7,9 @@ with ``/proc/uptime`` = CLOCK_BOOTTIME (10 ms steps): a shell cannot read CLOCK_
 events are placed on this trace through the runner's ``t_boot`` stamps (pipeline/energy/clock.py).
 ODPM rails, where the phone has them, are read by a second loop (its own subshell, so a slow
 ``dumpsys`` never delays a battery row) into rails.txt: the iio ``energy_value`` files with ``cat``
-or the PowerStats HAL dump (``dumpsys`` is on every Android), bracketed by uptime stamps. It waits
+or the PowerStats HAL dump (``dumpsys`` is on every Android), bracketed by uptime stamps; a read
+starts only once the clock has passed the previous read's end, so snapshot times strictly increase
+even when a stop lands right after a read. It waits
 between reads on a background ``sleep``, so the stop's SIGTERM ends the wait at once and its last read
 follows the main loop's end without a period's delay.
 
@@ -50,6 +52,7 @@ trap '' HUP
 cs() {{ s=${{1%.*}}; f=${{1#*.}}; echo $(( s * 100 + 1$f - 100 )); }}
 rails_once() {{
   read -r R0 _ < /proc/uptime
+  while [ "$R0" = "$R1" ]; do sleep 0.01; read -r R0 _ < /proc/uptime; done
   if [ "$RAIL_MODE" = cmd ]; then
     BODY=$(sh -c "$RAIL_CMD" 2>/dev/null)
   else

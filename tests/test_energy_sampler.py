@@ -255,6 +255,23 @@ def test_shell_sampler_takes_its_last_rail_read_when_it_stops_not_a_rail_period_
 
 
 @pytest.mark.parametrize("shell", SHELLS)
+def test_shell_sampler_rail_reads_never_share_a_clock_tick(tmp_path, shell):
+    """/proc/uptime steps by 10 ms while a file read takes about a millisecond: back-to-back rail reads
+    over 0.6 s outnumber the clock's ticks, so only waiting for the clock to pass the previous read's
+    end keeps the snapshot times increasing (a stop landing right after a read is the same case)."""
+    d = fake_battery(tmp_path / "battery")
+    out, rails = tmp_path / "power.csv", tmp_path / "rails.txt"
+    script = tmp_path / "s.sh"
+    script.write_text(shell_sampler_script(_files(d), str(out), 10, str(tmp_path / "stop"), str(tmp_path / "pid"), 0.6,
+                                           rails_out=str(rails), rail_files=[str(fake_iio(tmp_path / "ev"))],
+                                           rail_period_s=0.001))
+    res = subprocess.run([*shell.split(), str(script)], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    series = read_rails_log(rails)
+    assert len(series) >= 10 and all(b > a for a, b in zip(series.t, series.t[1:]))
+
+
+@pytest.mark.parametrize("shell", SHELLS)
 def test_shell_sampler_drains_on_end_file_and_stops_on_lease(tmp_path, shell):
     d = fake_battery(tmp_path / "battery")
     out = tmp_path / "power.csv"
