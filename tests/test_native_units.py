@@ -138,22 +138,26 @@ def test_em_build_equals_python(units, counts, em_size) -> None:
 
 
 def test_shards_written_by_python_read_natively(units, tmp_path: Path) -> None:
+    """The reader parses as the file's 64 KiB chunks arrive: records of 1036 bytes straddle them."""
     rng = np.random.default_rng(0)
-    x = rng.standard_normal((37, 1, 8, 8)).astype(np.float32)
-    y = rng.integers(0, 10, 37)
+    x = rng.standard_normal((137, 1, 16, 16)).astype(np.float32)
+    y = rng.integers(0, 10, 137)
     path = tmp_path / "task0_train.shard"
     write_shard(path, x, y, {"task": 0})
     out = json.loads(units("shard-read", path).stdout)
     import zlib
-    assert out == {"count": 37, "shape": [1, 8, 8], "y": y.tolist(), "x_crc": zlib.crc32(x.tobytes())}
+    assert out == {"count": 137, "shape": [1, 16, 16], "y": y.tolist(), "x_crc": zlib.crc32(x.tobytes())}
     data = bytearray(path.read_bytes())
+    failures = {"prefix": (bytes(data[:10]), "truncated shard prefix (10 bytes)"),
+                "header": (bytes(data[:30]), "truncated shard header"),
+                "extra": (bytes(data) + b"\0" * 7, "7 unexpected bytes after record 136")}
     data[-100] ^= 0x40  # inside the last record
-    path.write_bytes(bytes(data))
-    bad = units("shard-read", path, check=False)
-    assert bad.returncode == 1 and "record 36 checksum mismatch" in bad.stderr
-    path.write_bytes(bytes(data[:-10]))
-    cut = units("shard-read", path, check=False)
-    assert cut.returncode == 1 and "truncated at record 36" in cut.stderr
+    failures["flipped"] = (bytes(data), "record 136 checksum mismatch")
+    failures["cut"] = (bytes(data[:-10]), "truncated at record 136 of 137")
+    for name, (content, message) in failures.items():
+        path.write_bytes(content)
+        bad = units("shard-read", path, check=False)
+        assert bad.returncode == 1 and message in bad.stderr, (name, bad.stderr)
 
 
 def test_replay_records_cross_read(units, tmp_path: Path) -> None:

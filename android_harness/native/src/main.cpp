@@ -13,6 +13,7 @@
  *   --help | --version
  * Errors: one line on stderr, exit code 1 (2 for a usage error: a bad command, option or folder).
  */
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -361,6 +362,11 @@ int cmd_steps(std::vector<std::string> args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A buffer of 128 KiB or more is mapped on its own and returned to the system when freed. glibc's
+  // default raises that threshold to the size of the first large buffer freed, after which freed
+  // shards, arenas and file copies stay resident in the heap for the rest of the process.
+  mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+  mallopt(M_TRIM_THRESHOLD, 128 * 1024);
   executorch::runtime::runtime_init();
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) return usage("no command");
