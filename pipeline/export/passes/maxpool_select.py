@@ -4,8 +4,8 @@ ExecuTorch's portable ``max_pool2d_with_indices`` costs ~25 ns per input element
 small CNN's step after the convolution rewrite) and its backward kernel is wrong (the export
 issue decomposes it into a slow ``scatter_add``). Here the forward is a ``maximum`` over the
 kh*kw strided windows (one ``as_strided_copy`` each), and the backward recomputes which window element won from the saved input
-with PyTorch's rule (scan order, strictly greater wins, so ties go to the first) as exact 0/1
-masks (``sign(relu(v - best))``), multiplies the gradient by them and interleaves the pieces back
+with PyTorch's rule (the first maximum in scan order) as exact 0/1 factors (``sign(best - v)``),
+hands the gradient down the taps with them (four elementwise passes a tap) and interleaves the pieces back
 with ``stack``. All of it runs on cheap or optimized kernels. Equal to PyTorch for finite inputs;
 the pooling ``indices`` output is not produced, so the pass only runs when nothing but the pooling
 backward consumes it.
@@ -63,13 +63,18 @@ def _maxpool_backward(grad, x, kernel, stride, padding, dilation, ceil_mode, ind
         return NotImplemented
     kh, kw = k
     taps = _windows(x, kh, kw)
-    best, selected = taps[0], [None]
+    best = taps[0]
     for v in taps[1:]:
-        take = torch.sign(torch.relu(v - best))
-        keep = 1.0 - take
-        selected = [keep if s is None else s * keep for s in selected] + [take]
         best = torch.maximum(best, v)
-    pieces = [grad if s is None else grad * s for s in selected]
+    # Taps in scan order: `rest` is the gradient no earlier tap took; sign(best - v) is exactly 0 where
+    # v is the window's maximum, 1 elsewhere, so `rest * lost` keeps it for the later taps and the
+    # difference is this tap's share (all of it or +0). The last tap takes what is left.
+    pieces, rest = [], grad
+    for v in taps[:-1]:
+        left = rest * torch.sign(best - v)
+        pieces.append(rest - left)
+        rest = left
+    pieces.append(rest)
     n_lead = grad.dim() - 2
     ho, wo = grad.shape[-2:]
     lead = tuple(grad.shape[:-2])
