@@ -22,14 +22,23 @@ std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& shape) {
   return s;
 }
 
-/// out[c] = in[base + sum_d c[d] * step[d]] over out's shape (an odometer).
-IndexTensor gather_strided(const IndexTensor& in, const std::vector<int64_t>& out_shape, int64_t base,
-                           const std::vector<int64_t>& step) {
-  IndexTensor out{out_shape, std::vector<int32_t>(static_cast<size_t>(numel(out_shape)))};
+/// `in` gathered at offsets base + sum(c[d] * step[d]) over the coordinates c of `out_shape`; false
+/// (a malformed program) when an offset would fall outside `in`.
+bool gather_strided(const IndexTensor& in, const std::vector<int64_t>& out_shape, int64_t base,
+                    const std::vector<int64_t>& step, IndexTensor* out) {
+  if (std::any_of(out_shape.begin(), out_shape.end(), [](int64_t n) { return n < 0; })) return false;
+  *out = {out_shape, std::vector<int32_t>(static_cast<size_t>(numel(out_shape)))};
+  if (out->v.empty()) return true;
+  int64_t lo = base, hi = base;
+  for (size_t d = 0; d < out_shape.size(); ++d) {
+    const int64_t reach = (out_shape[d] - 1) * step[d];
+    (reach < 0 ? lo : hi) += reach;
+  }
+  if (lo < 0 || hi >= static_cast<int64_t>(in.v.size())) return false;
   std::vector<int64_t> c(out_shape.size(), 0);
   int64_t off = base;
-  for (size_t e = 0; e < out.v.size(); ++e) {
-    out.v[e] = in.v[static_cast<size_t>(off)];
+  for (size_t e = 0; e < out->v.size(); ++e) {
+    out->v[e] = in.v[static_cast<size_t>(off)];
     for (int64_t d = static_cast<int64_t>(c.size()) - 1; d >= 0; --d) {
       if (++c[d] < out_shape[d]) {
         off += step[d];
@@ -39,7 +48,7 @@ IndexTensor gather_strided(const IndexTensor& in, const std::vector<int64_t>& ou
       c[d] = 0;
     }
   }
-  return out;
+  return true;
 }
 
 const char* const kIdentity[] = {"aten::view_copy.out", "executorch_prim::et_view.default", "aten::squeeze_copy.dims_out",
@@ -50,10 +59,18 @@ bool is_identity(const std::string& op) {
   return std::find(std::begin(kIdentity), std::end(kIdentity), op) != std::end(kIdentity);
 }
 
-std::vector<int64_t> wrap_dims(et::aten::ArrayRef<int64_t> dims, size_t rank) {
-  std::vector<int64_t> out;
-  for (int64_t d : dims) out.push_back(d < 0 ? d + static_cast<int64_t>(rank) : d);
-  return out;
+/// Distinct dims in [-rank, rank), counted from 0; false (a malformed program) otherwise.
+bool wrap_dims(et::aten::ArrayRef<int64_t> dims, size_t rank, std::vector<int64_t>* out) {
+  const int64_t r = static_cast<int64_t>(rank);
+  std::vector<bool> seen(rank, false);
+  for (int64_t d : dims) {
+    if (d < -r || d >= r) return false;
+    const int64_t w = d < 0 ? d + r : d;
+    if (seen[static_cast<size_t>(w)]) return false;
+    seen[static_cast<size_t>(w)] = true;
+    out->push_back(w);
+  }
+  return true;
 }
 
 }  // namespace
@@ -185,24 +202,30 @@ bool Walker::apply(const Instr& i, const IndexTensor& in, IndexTensor* out) cons
     return true;
   }
   if (i.op == "aten::permute_copy.out" || i.op == "aten::t_copy.out") {
-    std::vector<int64_t> dims = {1, 0};
-    if (i.op == "aten::permute_copy.out") dims = wrap_dims(method_.value(i.args[1]).toIntList(), rank);
+    std::vector<int64_t> dims;
+    if (i.op == "aten::t_copy.out") {
+      dims = {1, 0};
+    } else if (!wrap_dims(method_.value(i.args[1]).toIntList(), rank, &dims)) {
+      return false;
+    }
     if (dims.size() != rank || oshape.size() != rank) return false;
     std::vector<int64_t> step(rank);
-    for (size_t d = 0; d < rank; ++d) step[d] = istr[static_cast<size_t>(dims[d])];
-    *out = gather_strided(in, oshape, 0, step);
-    return true;
+    for (size_t d = 0; d < rank; ++d) {
+      if (oshape[d] != in.shape[static_cast<size_t>(dims[d])]) return false;
+      step[d] = istr[static_cast<size_t>(dims[d])];
+    }
+    return gather_strided(in, oshape, 0, step, out);
   }
   if (i.op == "aten::flip.out") {
-    const auto dims = wrap_dims(method_.value(i.args[1]).toIntList(), rank);
+    std::vector<int64_t> dims;
+    if (!wrap_dims(method_.value(i.args[1]).toIntList(), rank, &dims) || oshape != in.shape) return false;
     std::vector<int64_t> step = istr;
     int64_t base = 0;
     for (int64_t d : dims) {
       base += (in.shape[static_cast<size_t>(d)] - 1) * istr[static_cast<size_t>(d)];
       step[static_cast<size_t>(d)] = -istr[static_cast<size_t>(d)];
     }
-    *out = gather_strided(in, oshape, base, step);
-    return true;
+    return gather_strided(in, oshape, base, step, out);
   }
   if (i.op == "aten::expand_copy.out") {
     if (oshape.size() < rank) return false;
@@ -227,8 +250,7 @@ bool Walker::apply(const Instr& i, const IndexTensor& in, IndexTensor* out) cons
         return false;
       }
     }
-    *out = gather_strided(in, oshape, 0, step);
-    return true;
+    return gather_strided(in, oshape, 0, step, out);
   }
   return false;
 }
