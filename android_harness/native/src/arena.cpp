@@ -32,6 +32,7 @@ std::unique_ptr<Arena> Arena::build(const Walker& w, std::string* why_not) {
   const int n = static_cast<int>(instrs.size());
   const size_t num_values = plan.values()->size();
   std::unique_ptr<Arena> arena(new Arena());
+  arena->end_ = n;
   for (int i = 0; i < n; ++i) {
     if (instrs[static_cast<size_t>(i)].op.empty()) {
       *why_not = "instruction " + std::to_string(i) + " is not a kernel call";
@@ -143,36 +144,66 @@ void Arena::lay_out(const std::vector<InPlaceRead>& reads) {
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     return blocks_[a].bytes != blocks_[b].bytes ? blocks_[a].bytes > blocks_[b].bytes : blocks_[a].first < blocks_[b].first;
   });
-  struct Placed {
-    size_t lo, hi;
-    int first, last;
-  };
-  std::vector<Placed> placed;
   std::vector<size_t> offset(blocks_.size(), 0);
+  const size_t least = std::max(spare, kAlign);
   size_t top = 0;
-  for (size_t b : order) {
-    const size_t size = aligned(blocks_[b].bytes);
-    std::vector<std::pair<size_t, size_t>> taken;
-    for (const Placed& p : placed) {
-      if (p.first <= last[b] && blocks_[b].first <= p.last) taken.push_back({p.lo, p.hi});
-    }
-    std::sort(taken.begin(), taken.end());
-    size_t off = 0;
-    for (const auto& [lo, hi] : taken) {
-      if (off + size <= lo) break;
-      off = std::max(off, hi);
-    }
-    offset[b] = off;
-    placed.push_back({off, off + size, blocks_[b].first, last[b]});
-    top = std::max(top, off + size);
+  bool hosted = false;
+  if (host_ != nullptr) {
+    std::vector<Span> taken = host_->outputs_;
+    for (Span& t : taken) t = {t.lo, t.hi, -1, kNever};  // kept across every instruction of this method
+    top = place(order, last, std::move(taken), &offset);
+    hosted = std::max(top, least) <= host_->capacity_;
+    host_generation_ = host_->generation();
   }
-  // Default-initialized: a page no value writes is never resident.
-  memory_.reset(new uint8_t[std::max({top, spare, kAlign})]);
+  if (hosted) {
+    memory_.reset();
+    base_ = host_->base_;
+    capacity_ = host_->capacity_;
+  } else {
+    top = place(order, last, {}, &offset);
+    // Default-initialized: a page no value writes is never resident.
+    capacity_ = std::max(top, least);
+    memory_.reset(new uint8_t[capacity_]);
+    base_ = memory_.get();
+  }
+  outputs_.clear();
   for (size_t b = 0; b < blocks_.size(); ++b) {
-    for (const Member& m : blocks_[b].members) m.impl->set_data(memory_.get() + offset[b] + m.offset);
+    for (const Member& m : blocks_[b].members) m.impl->set_data(base_ + offset[b] + m.offset);
+    if (!skip[b] && blocks_[b].first != kNever && last[b] >= end_) {
+      outputs_.push_back({offset[b], offset[b] + aligned(blocks_[b].bytes), blocks_[b].first, last[b]});
+    }
   }
   bytes_ = top + pinned_bytes_;
   ++generation_;
+}
+
+size_t Arena::place(const std::vector<size_t>& order, const std::vector<int>& last, std::vector<Span> taken,
+                    std::vector<size_t>* offset) const {
+  size_t top = 0;
+  for (const Span& t : taken) top = std::max(top, t.hi);
+  std::vector<Span> placed = std::move(taken);
+  for (size_t b : order) {
+    const size_t size = aligned(blocks_[b].bytes);
+    std::vector<std::pair<size_t, size_t>> busy;
+    for (const Span& p : placed) {
+      if (p.first <= last[b] && blocks_[b].first <= p.last) busy.push_back({p.lo, p.hi});
+    }
+    std::sort(busy.begin(), busy.end());
+    size_t off = 0;
+    for (const auto& [lo, hi] : busy) {
+      if (off + size <= lo) break;
+      off = std::max(off, hi);
+    }
+    (*offset)[b] = off;
+    placed.push_back({off, off + size, blocks_[b].first, last[b]});
+    top = std::max(top, off + size);
+  }
+  return top;
+}
+
+void Arena::share_with(const Arena* host) {
+  host_ = host;
+  host_generation_ = host->generation() - 1;  // stale until laid out inside the host
 }
 
 }  // namespace edgecl

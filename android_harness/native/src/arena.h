@@ -11,7 +11,8 @@
  * program loads into it, stays where it is); a copy read in place keeps its source live until
  * the copy's last reader, and a skipped one gets no bytes. Blocks are placed largest first, each at the lowest
  * offset free of every block whose lifetime overlaps its own. Only addresses change: every kernel
- * computes the same bits.
+ * computes the same bits. The evaluation method's arena lives in the training arena's memory (it
+ * never runs during a training step), around the training outputs a session reads after the step.
  */
 #pragma once
 
@@ -55,6 +56,12 @@ class Arena final {
   /// Counts layouts: a pointer into planned memory taken before a change of generation is stale.
   uint64_t generation() const { return generation_; }
 
+  /// Lay this arena out inside `host`'s memory where it fits, around the host's outputs (the values
+  /// read after the host's method returns): for a method that never runs while the host's does, as
+  /// evaluation beside training. Stale (lay it out again before running) once the host moves.
+  void share_with(const Arena* host);
+  bool stale() const { return host_ != nullptr && host_->generation() != host_generation_; }
+
  private:
   struct Member {
     executorch::runtime::etensor::TensorImpl* impl = nullptr;
@@ -65,14 +72,28 @@ class Arena final {
     int first = 0, last = 0;  // instruction indices; -1 before the first, n after the last
     std::vector<Member> members;
   };
+  struct Span {
+    size_t lo, hi;
+    int first, last;  // the lifetime its bytes are taken for
+  };
   Arena() = default;
   int block_of(int value) const;
+  /// Offsets of the blocks in `order` (largest first), each at the lowest offset free of every
+  /// `taken` span and placed block whose lifetime overlaps its own; returns the top.
+  size_t place(const std::vector<size_t>& order, const std::vector<int>& last, std::vector<Span> taken,
+               std::vector<size_t>* offset) const;
 
   std::vector<Block> blocks_;
   std::vector<int> block_of_value_;  // value index -> block, or -1
   std::unique_ptr<uint8_t[]> memory_;
+  uint8_t* base_ = nullptr;  // memory_, or the host's
+  size_t capacity_ = 0;      // bytes at base_
+  int end_ = 0;              // the instruction count: a block live to it is an output
+  std::vector<Span> outputs_;  // where the current layout puts the outputs
   size_t pinned_bytes_ = 0, bytes_ = 0;
   uint64_t generation_ = 0;
+  const Arena* host_ = nullptr;
+  uint64_t host_generation_ = 0;
 };
 
 }  // namespace edgecl

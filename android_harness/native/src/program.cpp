@@ -239,6 +239,8 @@ Result<std::unique_ptr<Program>> Program::load(const std::string& model_dir) {
   auto eval_laid = MethodLayout::of(impl->eval->method(kMethod), impl->eval_path);
   if (!eval_laid.ok()) return eval_laid.error();
   impl->eval_laid = std::move(eval_laid.get());
+  // evaluation runs between training steps: in the training arena's memory, around its outputs
+  if (impl->train_laid.arena && impl->eval_laid.arena) impl->eval_laid.arena->share_with(impl->train_laid.arena.get());
   EDGECL_RETURN_IF_ERROR(impl->bind_eval());
   return std::unique_ptr<Program>(new Program(std::move(impl)));
 }
@@ -369,6 +371,13 @@ Error Program::eval(const float* x, int rows, float* logits_out) {
   const size_t classes = static_cast<size_t>(sig.num_classes);
   if (rows < 0 || (rows > 0 && (x == nullptr || logits_out == nullptr))) {
     return Error(ErrorCode::InvalidArgument, "eval: rows must be >= 0 with x and logits_out given");
+  }
+  if (s.eval_laid.arena && s.eval_laid.arena->stale()) {  // the training arena moved (or this is the first eval)
+    if (s.eval_sparse) {
+      s.eval_sparse_dirty = true;
+    } else {
+      s.eval_laid.arena->lay_out({});
+    }
   }
   if (s.eval_sparse && s.eval_sparse_dirty) {
     std::vector<const float*> masks;

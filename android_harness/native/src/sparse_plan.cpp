@@ -276,7 +276,7 @@ void SparsePlan::update_copies() {
     c->read.skipped = c->skip;
     if (std::any_of(c->readers.begin(), c->readers.end(), in_place)) reads.push_back(c->read);
   }
-  if (arena_ == nullptr || reads == reads_) return;
+  if (arena_ == nullptr || (reads == reads_ && !arena_->stale())) return;
   arena_->lay_out(reads);
   reads_ = std::move(reads);
   for (auto& c : copies_) {
