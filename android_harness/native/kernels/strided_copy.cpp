@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "vec8.h"
+
 namespace edgecl {
 namespace kernels {
 
@@ -25,10 +27,27 @@ size_t collapse(const int64_t* sizes, const int64_t* strides, size_t ndim, int64
   return n;
 }
 
+typedef float vec4 __attribute__((vector_size(16)));
+
+/** Every other float of a run (a tap of 2 x 2 pooling windows): four from one eight-float load while the
+ * load ends inside the run, then one at a time. */
+inline void run_every_other_float(const char* src, char* dst, int64_t len) {
+  const float* in = reinterpret_cast<const float*>(src);
+  int64_t i = 0;
+  for (; i + 4 < len; i += 4) {  // reads in[2i .. 2i + 7], inside the run's last element in[2 (len - 1)]
+    const vec8 v = load8(in + 2 * i);
+    const vec4 even = __builtin_shufflevector(v, v, 0, 2, 4, 6);
+    std::memcpy(dst + i * 4, &even, sizeof(even));
+  }
+  for (; i < len; ++i) std::memcpy(dst + i * 4, src + i * 8, 4);
+}
+
 template <size_t E>
 inline void run(const char* src, char* dst, int64_t len, int64_t stride) {
   if (stride == 1) {
     std::memcpy(dst, src, static_cast<size_t>(len) * E);
+  } else if (E == 4 && stride == 2) {
+    run_every_other_float(src, dst, len);
   } else if (stride == 0) {
     for (int64_t i = 0; i < len; ++i) std::memcpy(dst + i * E, src, E);
   } else {
@@ -38,7 +57,21 @@ inline void run(const char* src, char* dst, int64_t len, int64_t stride) {
 
 /** out [rows, cols] = the input plane at `src` whose (i, j) element is src[i + j * stride], in 8 x 8 tiles:
  * a tile's reads and writes each stay within eight cache lines (row by row, the reads of one output
- * row would touch `cols` lines). */
+ * row would touch `cols` lines); a whole tile of floats moves through registers in 4 x 4 blocks. */
+/** dst[(i + m) * cols + j + k] = src[i + m + (j + k) * stride] for m, k < 4: four loads along i, a
+ * register transpose, four stores along j. */
+inline void transpose_4x4_floats(const char* src, char* dst, int64_t i, int64_t j, int64_t cols, int64_t stride) {
+  const float* in = reinterpret_cast<const float*>(src) + i + j * stride;
+  float* out = reinterpret_cast<float*>(dst) + i * cols + j;
+  vec4 r[4];
+  for (int k = 0; k < 4; ++k) std::memcpy(&r[k], in + k * stride, sizeof(vec4));
+  const vec4 lo01 = __builtin_shufflevector(r[0], r[1], 0, 4, 1, 5), lo23 = __builtin_shufflevector(r[2], r[3], 0, 4, 1, 5);
+  const vec4 hi01 = __builtin_shufflevector(r[0], r[1], 2, 6, 3, 7), hi23 = __builtin_shufflevector(r[2], r[3], 2, 6, 3, 7);
+  const vec4 t[4] = {__builtin_shufflevector(lo01, lo23, 0, 1, 4, 5), __builtin_shufflevector(lo01, lo23, 2, 3, 6, 7),
+                     __builtin_shufflevector(hi01, hi23, 0, 1, 4, 5), __builtin_shufflevector(hi01, hi23, 2, 3, 6, 7)};
+  for (int m = 0; m < 4; ++m) std::memcpy(out + m * cols, &t[m], sizeof(vec4));
+}
+
 template <size_t E>
 void transpose_plane(const char* src, char* dst, int64_t rows, int64_t cols, int64_t stride) {
   constexpr int64_t kTile = 8;
@@ -46,6 +79,12 @@ void transpose_plane(const char* src, char* dst, int64_t rows, int64_t cols, int
     const int64_t i1 = i0 + kTile < rows ? i0 + kTile : rows;
     for (int64_t j0 = 0; j0 < cols; j0 += kTile) {
       const int64_t j1 = j0 + kTile < cols ? j0 + kTile : cols;
+      if (E == 4 && i1 - i0 == kTile && j1 - j0 == kTile) {  // a whole float tile: four register transposes
+        for (int64_t i = i0; i < i1; i += 4) {
+          for (int64_t j = j0; j < j1; j += 4) transpose_4x4_floats(src, dst, i, j, cols, stride);
+        }
+        continue;
+      }
       for (int64_t i = i0; i < i1; ++i) {
         for (int64_t j = j0; j < j1; ++j) std::memcpy(dst + (i * cols + j) * E, src + (i + j * stride) * E, E);
       }

@@ -1,6 +1,7 @@
 // The native constant_pad_nd (kernels/constant_pad.cpp) and mean (kernels/mean.cpp) against the
 // portable kernels they wrap (linked here as portable_<kernel>), and permute_copy
-// (kernels/op_permute_copy.cpp: merged runs, transposed planes in tiles) and cat (kernels/op_cat.cpp:
+// (kernels/op_permute_copy.cpp: merged runs, transposed planes in tiles), the pooling taps of
+// as_strided_copy (every other float by shuffles) and cat (kernels/op_cat.cpp:
 // interleaves of one float per input, two of them by vector shuffles) against their definitions
 // out[i...] = in[permuted i...] and out = the inputs' chunks side by side: the same bytes on shapes
 // around the 8 x 8 tiles and the 4-wide shuffles, with size-1 dims, both pad ranks, zero pads, and
@@ -24,6 +25,8 @@ Tensor& constant_pad_nd_out(KernelRuntimeContext& ctx, const Tensor& in, IntArra
 Tensor& portable_constant_pad_nd_out(KernelRuntimeContext& ctx, const Tensor& in, IntArrayRef pad,
                                      const Scalar& value, Tensor& out);
 Tensor& permute_copy_out(KernelRuntimeContext& ctx, const Tensor& in, IntArrayRef dims, Tensor& out);
+Tensor& as_strided_copy_out(KernelRuntimeContext& ctx, const Tensor& in, ArrayRef<int64_t> size,
+                            ArrayRef<int64_t> stride, std::optional<int64_t> storage_offset, Tensor& out);
 Tensor& cat_out(KernelRuntimeContext& ctx, executorch::aten::ArrayRef<Tensor> tensors, int64_t dim, Tensor& out);
 Tensor& mean_dim_out(KernelRuntimeContext& ctx, const Tensor& in, std::optional<ArrayRef<int64_t>> dim_list,
                      bool keepdim, std::optional<ScalarType> dtype, Tensor& out);
@@ -114,6 +117,35 @@ TEST(permute_copy_equals_its_definition) {
     native::permute_copy_out(ctx, ti, IntArrayRef(c.dims.data(), c.dims.size()), to);
     CHECK(ctx.failure_state() == executorch::runtime::Error::Ok);
     CHECK(same_bytes(got, want));
+  }
+}
+
+TEST(pooling_taps_equal_their_definition) {
+  // as_strided_copy of every 2 x 2 window's tap (i, j), the last dim stepping by two: runs of 14, 7, 5, 4,
+  // 3 and 1 around the four-wide shuffle, the odd taps reading up to the input's last element
+  const int shapes[][3] = {{3, 28, 28}, {2, 14, 14}, {1, 10, 10}, {2, 8, 8}, {1, 6, 7}, {4, 2, 2}};
+  for (const auto& sh : shapes) {
+    const int c = sh[0], h = sh[1], w = sh[2], ho = h / 2, wo = w / 2;
+    const std::vector<int> in_shape = {c, h, w}, out_shape = {c, ho, wo};
+    std::vector<float> x = values(in_shape);
+    FloatTensor in(x, in_shape);
+    for (int tap = 0; tap < 4; ++tap) {
+      const int i = tap / 2, j = tap % 2;
+      std::vector<float> got = values(out_shape), want(got.size());
+      for (int k = 0; k < c; ++k) {
+        for (int r = 0; r < ho; ++r) {
+          for (int q = 0; q < wo; ++q) want[static_cast<size_t>((k * ho + r) * wo + q)] = x[static_cast<size_t>(k * h * w + (2 * r + i) * w + 2 * q + j)];
+        }
+      }
+      const std::vector<int64_t> size = {c, ho, wo}, stride = {h * w, 2 * w, 2};
+      FloatTensor out(got, out_shape);
+      KernelRuntimeContext ctx;
+      Tensor ti = in.tensor(), to = out.tensor();
+      native::as_strided_copy_out(ctx, ti, ArrayRef<int64_t>(size.data(), size.size()),
+                                  ArrayRef<int64_t>(stride.data(), stride.size()), int64_t{i * w + j}, to);
+      CHECK(ctx.failure_state() == executorch::runtime::Error::Ok);
+      CHECK(same_bytes(got, want));
+    }
   }
 }
 
