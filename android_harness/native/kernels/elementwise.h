@@ -1,7 +1,7 @@
 /*
  * edgecl: the float32 fast path of the native elementwise kernels (elementwise_ops.cpp: add, mul,
- * sub, maximum, relu, sign); flat_float also gates the pad and mean fast paths, and cat's two-input
- * interleave shuffles its vec4.
+ * sub, maximum, relu, sign), over vec4.h's four-lane vectors; flat_float also gates the pad and
+ * mean fast paths.
  *
  * The portable kernels walk their operands through per-element conversion and broadcast indexing,
  * about 0.35 ns per element here: as much as a sparse convolution's products in a masked CNN's step.
@@ -17,6 +17,8 @@
 
 #include <executorch/runtime/kernel/kernel_includes.h>
 
+#include "vec4.h"
+
 namespace edgecl {
 namespace kernels {
 
@@ -31,17 +33,6 @@ bool flat_binary(const executorch::aten::Tensor& a, const executorch::aten::Tens
 /// The same for a unary kernel: in and out float32, contiguous, of one shape.
 bool flat_unary(const executorch::aten::Tensor& in, const executorch::aten::Tensor& out);
 
-/// Four float lanes: one register on both ABIs (SSE2, the x86_64 baseline; NEON), so a comparison is
-/// one instruction (a wider vector's is lowered lane by lane where the target has no such register).
-typedef float vec4 __attribute__((vector_size(16)));
-typedef int32_t ivec4 __attribute__((vector_size(16)));
-
-inline vec4 load4(const float* p) {
-  vec4 v;
-  std::memcpy(&v, p, sizeof(v));
-  return v;
-}
-inline void store4(float* p, vec4 v) { std::memcpy(p, &v, sizeof(v)); }
 inline vec4 splat4(float v) { return vec4{v, v, v, v}; }
 
 /// `when ? a : b` per lane, for a lambda that maps floats and vec4 alike.

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "vec4.h"
 #include "vec8.h"
 
 namespace edgecl {
@@ -27,8 +28,6 @@ size_t collapse(const int64_t* sizes, const int64_t* strides, size_t ndim, int64
   return n;
 }
 
-typedef float vec4 __attribute__((vector_size(16)));
-
 /** Every other float of a run (a tap of 2 x 2 pooling windows): four from one eight-float load while the
  * load ends inside the run, then one at a time. */
 inline void run_every_other_float(const char* src, char* dst, int64_t len) {
@@ -36,8 +35,7 @@ inline void run_every_other_float(const char* src, char* dst, int64_t len) {
   int64_t i = 0;
   for (; i + 4 < len; i += 4) {  // reads in[2i .. 2i + 7], inside the run's last element in[2 (len - 1)]
     const vec8 v = load8(in + 2 * i);
-    const vec4 even = __builtin_shufflevector(v, v, 0, 2, 4, 6);
-    std::memcpy(dst + i * 4, &even, sizeof(even));
+    store4(reinterpret_cast<float*>(dst) + i, __builtin_shufflevector(v, v, 0, 2, 4, 6));
   }
   for (; i < len; ++i) std::memcpy(dst + i * 4, src + i * 8, 4);
 }
@@ -55,22 +53,23 @@ inline void run(const char* src, char* dst, int64_t len, int64_t stride) {
   }
 }
 
-/** out [rows, cols] = the input plane at `src` whose (i, j) element is src[i + j * stride], in 8 x 8 tiles:
- * a tile's reads and writes each stay within eight cache lines (row by row, the reads of one output
- * row would touch `cols` lines); a whole tile of floats moves through registers in 4 x 4 blocks. */
 /** dst[(i + m) * cols + j + k] = src[i + m + (j + k) * stride] for m, k < 4: four loads along i, a
  * register transpose, four stores along j. */
 inline void transpose_4x4_floats(const char* src, char* dst, int64_t i, int64_t j, int64_t cols, int64_t stride) {
   const float* in = reinterpret_cast<const float*>(src) + i + j * stride;
   float* out = reinterpret_cast<float*>(dst) + i * cols + j;
   vec4 r[4];
-  for (int k = 0; k < 4; ++k) std::memcpy(&r[k], in + k * stride, sizeof(vec4));
+  for (int k = 0; k < 4; ++k) r[k] = load4(in + k * stride);
   const vec4 lo01 = __builtin_shufflevector(r[0], r[1], 0, 4, 1, 5), lo23 = __builtin_shufflevector(r[2], r[3], 0, 4, 1, 5);
   const vec4 hi01 = __builtin_shufflevector(r[0], r[1], 2, 6, 3, 7), hi23 = __builtin_shufflevector(r[2], r[3], 2, 6, 3, 7);
   const vec4 t[4] = {__builtin_shufflevector(lo01, lo23, 0, 1, 4, 5), __builtin_shufflevector(lo01, lo23, 2, 3, 6, 7),
                      __builtin_shufflevector(hi01, hi23, 0, 1, 4, 5), __builtin_shufflevector(hi01, hi23, 2, 3, 6, 7)};
-  for (int m = 0; m < 4; ++m) std::memcpy(out + m * cols, &t[m], sizeof(vec4));
+  for (int m = 0; m < 4; ++m) store4(out + m * cols, t[m]);
 }
+
+/** out [rows, cols] = the input plane at `src` whose (i, j) element is src[i + j * stride], in 8 x 8 tiles:
+ * a tile's reads and writes each stay within eight cache lines (row by row, the reads of one output
+ * row would touch `cols` lines); a whole tile of floats moves through registers in 4 x 4 blocks. */
 
 template <size_t E>
 void transpose_plane(const char* src, char* dst, int64_t rows, int64_t cols, int64_t stride) {

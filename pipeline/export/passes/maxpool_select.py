@@ -67,7 +67,7 @@ def _maxpool_backward(grad, x, kernel, stride, padding, dilation, ceil_mode, ind
     for v in taps[1:]:
         best = torch.maximum(best, v)
     # Taps in scan order: `rest` is the gradient no earlier tap took; sign(best - v) is exactly 0 where
-    # v is the window's maximum, 1 elsewhere, so `rest * lost` keeps it for the later taps and the
+    # v is the window's maximum, 1 elsewhere, so `left` keeps it for the later taps and the
     # difference is this tap's share (all of it or +0). The last tap takes what is left.
     pieces, rest = [], grad
     for v in taps[:-1]:
