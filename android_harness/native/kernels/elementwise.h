@@ -1,6 +1,6 @@
 /*
  * edgecl: the float32 fast path of the native elementwise kernels (elementwise_ops.cpp: add, mul,
- * sub, maximum, relu, sign), over vec4.h's four-lane vectors; flat_float also gates the pad and
+ * sub, maximum, relu, sign), over float_vectors.h's four-lane vectors; flat_float also gates the pad and
  * mean fast paths.
  *
  * The portable kernels walk their operands through per-element conversion and broadcast indexing,
@@ -17,7 +17,7 @@
 
 #include <executorch/runtime/kernel/kernel_includes.h>
 
-#include "vec4.h"
+#include "float_vectors.h"
 
 namespace edgecl {
 namespace kernels {

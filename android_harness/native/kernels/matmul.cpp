@@ -1,5 +1,5 @@
 #include "matmul.h"
-#include "vec8.h"
+#include "float_vectors.h"
 
 #include <algorithm>
 #include <cstring>

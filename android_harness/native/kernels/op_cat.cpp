@@ -17,7 +17,7 @@
 #include <executorch/kernels/portable/cpu/util/copy_ops_util.h>
 #include <executorch/runtime/kernel/kernel_includes.h>
 
-#include "vec4.h"
+#include "float_vectors.h"
 
 namespace torch {
 namespace executor {

@@ -8,7 +8,7 @@
 #endif
 
 #include "matmul.h"
-#include "vec8.h"
+#include "float_vectors.h"
 
 namespace edgecl {
 namespace kernels {

@@ -2,8 +2,7 @@
 
 #include <cstring>
 
-#include "vec4.h"
-#include "vec8.h"
+#include "float_vectors.h"
 
 namespace edgecl {
 namespace kernels {
