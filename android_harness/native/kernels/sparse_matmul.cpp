@@ -128,23 +128,42 @@ void spmm_left_csr(float* z, const float* vals, int64_t vi, int64_t vk, const in
   }
 }
 
-/// Entries e of 8 * NV accumulators: sum[e] continues with a[k] * s[e][k] for k in [k0, k1)
-/// ascending (a read at stride `as`, each stream s[e] contiguous), in registers.
+/// Up to eight entries of z on one line (a row, or by column a column): lane e's sum continues with
+/// a[k * as] * the streams' row `row[e]` at k. A short vector's unused lanes repeat its last entry.
+struct EntryVector {
+  const float* a;
+  int64_t row[8];
+  int64_t out[8];  // the lanes' places in z
+  int count;
+};
+
+/// A tile of NV entry vectors (NV * 8 sums, `sum`) continued over k in [k0, k1) ascending, the
+/// streams read segment by segment (stream value at k in segment g: data + row + seg(g) + k - g * len),
+/// the sums in registers throughout: a segment costs no more than its k (a convolution's output rows
+/// are segments of 8 to 32).
 template <int NV>
-__attribute__((always_inline)) inline void sddmm_block(float* sum, const float* a, int64_t as, const float* const* s,
-                                                       int64_t k0, int64_t k1) {
+__attribute__((always_inline)) inline void sddmm_tile(float* sum, const EntryVector* v, int64_t as, const Columns& src,
+                                                      int64_t k0, int64_t k1) {
   vec8 acc[NV];
-  for (int v = 0; v < NV; ++v) acc[v] = load8(sum + 8 * v);
-  for (int64_t k = k0; k < k1; ++k) {
-    const float av = a[k * as];
-#pragma GCC unroll 8
-    for (int v = 0; v < NV; ++v) {
-      const float* const* c = s + 8 * v;
-      const vec8 g = {c[0][k], c[1][k], c[2][k], c[3][k], c[4][k], c[5][k], c[6][k], c[7][k]};
-      acc[v] += av * g;
+  const float* s[NV][8];
+  for (int q = 0; q < NV; ++q) {
+    acc[q] = load8(sum + 8 * q);
+    for (int e = 0; e < 8; ++e) s[q][e] = src.data + v[q].row[e];
+  }
+  const int64_t len = src.seg_len;
+  for (int64_t g = k0 / len; g * len < k1; ++g) {
+    const int64_t base = g * len, off = src.seg(g) - base;
+    for (int64_t k = std::max(k0, base), hi = std::min(k1, base + len); k < hi; ++k) {
+#pragma GCC unroll 4
+      for (int q = 0; q < NV; ++q) {
+        const float* const* c = s[q];
+        const int64_t i = off + k;
+        const vec8 col = {c[0][i], c[1][i], c[2][i], c[3][i], c[4][i], c[5][i], c[6][i], c[7][i]};
+        acc[q] += v[q].a[k * as] * col;
+      }
     }
   }
-  for (int v = 0; v < NV; ++v) store8(sum + 8 * v, acc[v]);
+  for (int q = 0; q < NV; ++q) store8(sum + 8 * q, acc[q]);
 }
 
 #if defined(__x86_64__)
@@ -175,91 +194,80 @@ __attribute__((target("avx2"), always_inline)) inline void columns2(__m256 r[2],
   r[1] = _mm256_shuffle_ps(lo, hi, 0xDD);  // lanes {1, 3}: streams' k + 1
 }
 
-/// acc continues with a[k + q] * t[q] for q in [0, Q), in order.
+/// acc continues with a[(k + q) * as] * t[q] for q in [0, Q), in order.
 template <int Q>
 __attribute__((target("avx2"), always_inline)) inline void add_columns(__m256& acc, const __m256* t, const float* a,
                                                                       int64_t as, int64_t k) {
   for (int q = 0; q < Q; ++q) acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_broadcast_ss(a + (k + q) * as), t[q]));
 }
 
-/// sddmm_block on AVX2: four k at a time from contiguous loads of the streams (columns4), then two
-/// (columns2), added in order; a last odd k by sddmm_block itself.
+/// sddmm_tile on AVX2: within a segment four k at a time from contiguous loads of the streams
+/// (columns4), then two (columns2), then one, added in order.
 template <int NV>
-__attribute__((target("avx2"), always_inline)) inline void sddmm_block_avx2(float* sum, const float* a, int64_t as,
-                                                                           const float* const* s, int64_t k0,
-                                                                           int64_t k1) {
+__attribute__((target("avx2"))) void sddmm_tile_avx2(float* sum, const EntryVector* v, int64_t as, const Columns& src,
+                                                    int64_t k0, int64_t k1) {
   __m256 acc[NV];
-  for (int v = 0; v < NV; ++v) acc[v] = _mm256_loadu_ps(sum + 8 * v);
-  int64_t k = k0;
-  for (; k + 4 <= k1; k += 4) {
-    for (int v = 0; v < NV; ++v) {
-      __m256 t[4];
-      columns4(t, s + 8 * v, k);
-      add_columns<4>(acc[v], t, a, as, k);
+  const float* s[NV][8];
+  const float* a[NV];
+  for (int q = 0; q < NV; ++q) {
+    acc[q] = _mm256_loadu_ps(sum + 8 * q);
+    a[q] = v[q].a;
+    for (int e = 0; e < 8; ++e) s[q][e] = src.data + v[q].row[e];
+  }
+  const int64_t len = src.seg_len;
+  for (int64_t g = k0 / len; g * len < k1; ++g) {
+    const int64_t base = g * len, off = src.seg(g) - base, hi = std::min(k1, base + len);
+    int64_t k = std::max(k0, base);
+    for (; k + 4 <= hi; k += 4) {
+      for (int q = 0; q < NV; ++q) {
+        __m256 t[4];
+        columns4(t, s[q], off + k);
+        add_columns<4>(acc[q], t, v[q].a, as, k);
+      }
+    }
+    if (k + 2 <= hi) {
+      for (int q = 0; q < NV; ++q) {
+        __m256 t[2];
+        columns2(t, s[q], off + k);
+        add_columns<2>(acc[q], t, v[q].a, as, k);
+      }
+      k += 2;
+    }
+    if (k < hi) {
+      for (int q = 0; q < NV; ++q) {
+        const float* const* c = s[q];
+        const int64_t i = off + k;
+        const __m256 t = _mm256_setr_ps(c[0][i], c[1][i], c[2][i], c[3][i], c[4][i], c[5][i], c[6][i], c[7][i]);
+        add_columns<1>(acc[q], &t, v[q].a, as, k);
+      }
     }
   }
-  if (k + 2 <= k1) {
-    for (int v = 0; v < NV; ++v) {
-      __m256 t[2];
-      columns2(t, s + 8 * v, k);
-      add_columns<2>(acc[v], t, a, as, k);
-    }
-    k += 2;
-  }
-  for (int v = 0; v < NV; ++v) _mm256_storeu_ps(sum + 8 * v, acc[v]);
-  sddmm_block<NV>(sum, a, as, s, k, k1);
-}
-
-__attribute__((target("avx2"))) void sddmm_group_avx2(float* sum, const float* a, int64_t as, const float* const* s,
-                                                      int64_t k0, int64_t k1, bool sixteen) {
-  if (sixteen) {
-    sddmm_block_avx2<2>(sum, a, as, s, k0, k1);
-  } else {
-    sddmm_block_avx2<1>(sum, a, as, s, k0, k1);
-  }
+  for (int q = 0; q < NV; ++q) _mm256_storeu_ps(sum + 8 * q, acc[q]);
 }
 
 const bool kHasAvx2 = __builtin_cpu_supports("avx2");
 #endif
 
-/// 8 or 16 entries' sums continued over k in [k0, k1), on AVX2 where the CPU has it.
-void sddmm_group(float* sum, const float* a, int64_t as, const float* const* s, int64_t k0, int64_t k1, bool sixteen) {
+/// Entry vectors a tile holds (two to four measured alike: the streams' transposes bound the kernel).
+constexpr int kTile = 4;
+
+/// One tile of `nv` (1 .. kTile) entry vectors, on AVX2 where the CPU has it.
+void sddmm_tile_any(float* sum, const EntryVector* v, int nv, int64_t as, const Columns& src, int64_t k0, int64_t k1) {
 #if defined(__x86_64__)
   if (kHasAvx2) {
-    sddmm_group_avx2(sum, a, as, s, k0, k1, sixteen);
-    return;
+    switch (nv) {
+      case 1: sddmm_tile_avx2<1>(sum, v, as, src, k0, k1); return;
+      case 2: sddmm_tile_avx2<2>(sum, v, as, src, k0, k1); return;
+      case 3: sddmm_tile_avx2<3>(sum, v, as, src, k0, k1); return;
+      default: sddmm_tile_avx2<4>(sum, v, as, src, k0, k1); return;
+    }
   }
 #endif
-  if (sixteen) {
-    sddmm_block<2>(sum, a, as, s, k0, k1);
-  } else {
-    sddmm_block<1>(sum, a, as, s, k0, k1);
-  }
-}
-
-/// One row (or, transposed, one column) of the sampled product, k in [k0, k1): out[col[e] * stride]
-/// continues its sum over k ascending of a[k * as] * stream col[e]'s entry k (the streams' rows of
-/// `src`, read a segment at a time), 16 entries at a time.
-void sddmm_row(float* out, int64_t stride, const int32_t* col, int64_t cnt, const float* a, int64_t as,
-               const Columns& src, int64_t k0, int64_t k1) {
-  const float* s[16];
-  float sum[16];
-  int64_t row[16];
-  const int64_t len = src.seg_len;
-  for (int64_t e0 = 0; e0 < cnt; e0 += 16) {
-    const int64_t c = std::min<int64_t>(16, cnt - e0);
-    for (int64_t e = 0; e < 16; ++e) {
-      const int32_t k = col[e0 + std::min(e, c - 1)];
-      sum[e] = out[k * stride];
-      row[e] = src.row(k);
-    }
-    for (int64_t g = k0 / len; g * len < k1; ++g) {
-      const int64_t base = g * len, lo = std::max(k0, base) - base, hi = std::min(k1, base + len) - base;
-      const float* seg = src.data + src.seg(g);
-      for (int64_t e = 0; e < 16; ++e) s[e] = seg + row[e];
-      sddmm_group(sum, a + base * as, as, s, lo, hi, c > 8);
-    }
-    for (int64_t e = 0; e < c; ++e) out[col[e0 + e] * stride] = sum[e];
+  switch (nv) {
+    case 1: sddmm_tile<1>(sum, v, as, src, k0, k1); return;
+    case 2: sddmm_tile<2>(sum, v, as, src, k0, k1); return;
+    case 3: sddmm_tile<3>(sum, v, as, src, k0, k1); return;
+    default: sddmm_tile<4>(sum, v, as, src, k0, k1); return;
   }
 }
 
@@ -283,29 +291,49 @@ thread_local std::vector<float> scratch_a, scratch_b, scratch_z;
 /// (measured with bench-step's per-product GFLOP/s on a 2 MB L2).
 constexpr int64_t kSddmmStreamBytes = 1024 * 1024;
 
+thread_local std::vector<EntryVector> entry_vectors;
+
 /// The sampled product's CSR walk. By row: row i of a (`shared`, [m, n]) is shared by its entries,
 /// their streams b's columns (`streams`: b transposed). By column: column j of b (`shared`, [n, p],
-/// read down its stride) is shared, the streams a's rows. k runs in passes that keep the streams'
-/// slices in cache (whole segments of a segmented operand); each pass continues the entries' sums
-/// from z in the same order.
+/// read down its stride) is shared, the streams a's rows. Each line's entries go eight to a vector,
+/// kTile vectors to a tile; k runs in passes that keep the streams' slices in cache (whole segments
+/// of a segmented operand), each pass continuing the entries' sums from z in the same order.
 void sddmm_csr(float* z, const float* shared, const Columns& streams, const SparsePattern& pz, bool by_row, int64_t m,
                int64_t n, int64_t p) {
+  const int64_t lines = by_row ? m : p;
+  const int64_t* ptr = by_row ? pz.row_ptr.data() : pz.t_row_ptr.data();
+  const int32_t* idx = by_row ? pz.col.data() : pz.t_col.data();
+  const int64_t line_step = by_row ? n : 1, as = by_row ? 1 : p, out_line = by_row ? p : 1, out_entry = by_row ? 1 : p;
+  std::vector<EntryVector>& vecs = entry_vectors;
+  vecs.clear();
+  for (int64_t l = 0; l < lines; ++l) {
+    for (int64_t e0 = ptr[l]; e0 < ptr[l + 1]; e0 += 8) {
+      EntryVector v;
+      v.a = shared + l * line_step;
+      v.count = static_cast<int>(std::min<int64_t>(8, ptr[l + 1] - e0));
+      for (int e = 0; e < 8; ++e) {
+        const int32_t j = idx[e0 + std::min(e, v.count - 1)];
+        v.row[e] = streams.row(j);
+        v.out[e] = l * out_line + j * out_entry;
+      }
+      vecs.push_back(v);
+    }
+  }
   const int64_t bytes = static_cast<int64_t>(sizeof(float)) * (by_row ? p : m) * n;
   const int64_t passes = std::max<int64_t>(1, (bytes + kSddmmStreamBytes - 1) / kSddmmStreamBytes);
   int64_t kc = std::max<int64_t>(4, (n + passes - 1) / passes + 3) / 4 * 4;
   if (streams.segs > 1) kc = std::max(streams.seg_len, kc / streams.seg_len * streams.seg_len);
-  const int64_t lines = by_row ? m : p;
-  const int64_t* ptr = by_row ? pz.row_ptr.data() : pz.t_row_ptr.data();
-  const int32_t* idx = by_row ? pz.col.data() : pz.t_col.data();
+  float sum[8 * kTile];
   for (int64_t k0 = 0; k0 < n; k0 += kc) {
     const int64_t k1 = std::min(n, k0 + kc);
-    for (int64_t l = 0; l < lines; ++l) {
-      const int64_t e0 = ptr[l], cnt = ptr[l + 1] - e0;
-      if (cnt == 0) continue;
-      if (by_row) {
-        sddmm_row(z + l * p, 1, idx + e0, cnt, shared + l * n, 1, streams, k0, k1);
-      } else {
-        sddmm_row(z + l, p, idx + e0, cnt, shared + l, p, streams, k0, k1);
+    for (size_t t = 0; t < vecs.size(); t += kTile) {
+      const int nv = static_cast<int>(std::min<size_t>(kTile, vecs.size() - t));
+      for (int q = 0; q < nv; ++q) {
+        for (int e = 0; e < 8; ++e) sum[8 * q + e] = z[vecs[t + q].out[e]];
+      }
+      sddmm_tile_any(sum, &vecs[t], nv, as, streams, k0, k1);
+      for (int q = 0; q < nv; ++q) {
+        for (int e = 0; e < vecs[t + q].count; ++e) z[vecs[t + q].out[e]] = sum[8 * q + e];
       }
     }
   }
