@@ -208,11 +208,13 @@ def test_relu_backward_pass_replaces_where_with_a_mask_multiply():
     model, x, y = tiny("mlp")
     ep = joint(model, x, y)
     before = run(ep, x, y)
-    wheres = ops(ep)["aten.where.self"]
+    wheres, relus = ops(ep)["aten.where.self"], ops(ep)["aten.relu.default"]
     result = ReluBackwardAsMul()(ep)
     assert result.modified and result.detail.startswith("2 relu")
     after = ops(result.graph)
     assert after["aten.where.self"] == wheres - 2 and after["aten.le.Scalar"] == 0
+    # the masks are signs of the forward's ReLU outputs: no ReLU is computed again
+    assert after["aten.relu.default"] == relus and after["aten.sign.default"] == 2
     # exact: the mask is exactly 0/1
     for a, b in zip(run(result.graph, x, y), before):
         assert torch.equal(a, b)

@@ -4,6 +4,8 @@ The joint graph computes ReLU's gradient as ``where(out <= 0, 0, grad)``; ExecuT
 ``where`` and ``le`` cost ~15 ns per element (bench/RESULTS.md), more than the matmuls.
 ``grad * sign(relu(out))`` uses ``relu``/``sign`` (cheap unary kernels) and the optimized ``mul``,
 and is exactly equal for finite gradients: the mask is exactly 1 where ``out > 0``, else exactly 0.
+Where ``out`` is ReLU's own output (the usual case: autograd saves it), ``relu(out)`` is ``out``
+bit for bit (never below zero), so the mask is ``sign(out)``: one pass over the activation fewer.
 """
 from __future__ import annotations
 
@@ -18,6 +20,13 @@ aten = torch.ops.aten
 def _is_zero_scalar(node) -> bool:
     return (isinstance(node, torch.fx.Node) and node.target in (aten.scalar_tensor.default, aten.full.default)
             and node.args[-1] == 0 and len(node.meta["val"].shape) == 0)
+
+
+def _is_relu_output(node: torch.fx.Node) -> bool:
+    """Whether ``node`` is a ReLU's output, through any aliases."""
+    while node.op == "call_function" and node.target in (aten.alias.default, aten.detach.default):
+        node = node.args[0]
+    return node.op == "call_function" and node.target is aten.relu.default
 
 
 def _relu_grad_operands(node: torch.fx.Node) -> tuple[torch.fx.Node, torch.fx.Node] | None:
@@ -49,7 +58,8 @@ class ReluBackwardAsMul:
                 continue
             a, grad = operands
             with graph.inserting_before(node):
-                mask = call(graph, aten.sign.default, call(graph, aten.relu.default, a, like=node), like=node)
+                nonneg = a if _is_relu_output(a) else call(graph, aten.relu.default, a, like=node)
+                mask = call(graph, aten.sign.default, nonneg, like=node)
                 new = call(graph, aten.mul.Tensor, grad, mask, like=node)
             node.replace_all_uses_with(new)
             graph.erase_node(node)
