@@ -293,6 +293,14 @@ constexpr int64_t kSddmmStreamBytes = 1024 * 1024;
 
 thread_local std::vector<EntryVector> entry_vectors;
 
+/// The row stride the sampled product's streams are read at: rows of n floats whose byte stride is a
+/// multiple of 1 KB fall into a few L1 sets, so a tile's 32 streams evict each other at every k (4x
+/// slower at n = 1024, measured); such rows are copied one cache line further apart.
+int64_t stream_stride(int64_t n) {
+  const int64_t bytes = static_cast<int64_t>(sizeof(float)) * n;
+  return bytes >= 1024 && bytes % 1024 == 0 ? n + 16 : n;
+}
+
 /// The sampled product's CSR walk. By row: row i of a (`shared`, [m, n]) is shared by its entries,
 /// their streams b's columns (`streams`: b transposed). By column: column j of b (`shared`, [n, p],
 /// read down its stride) is shared, the streams a's rows. Each line's entries go eight to a vector,
@@ -495,15 +503,22 @@ void sddmm(float* z, const float* a, const float* b, const SparsePattern& pz, in
   // rows (columns) are each entry's stream. By row needs b transposed; it pays only where a
   // outgrows the cache slice and z's rows fill the vectors (8 entries or more), measured.
   const bool by_row = pz.nnz() >= 8 * m && static_cast<int64_t>(sizeof(float)) * m * n > kSddmmStreamBytes;
+  const int64_t ld = stream_stride(n);
   if (!by_row) {
-    sddmm_csr(z, b, Columns::dense(a, n), pz, false, m, n, p);
+    if (ld == n) {
+      sddmm_csr(z, b, Columns::dense(a, n), pz, false, m, n, p);
+      return;
+    }
+    scratch_a.resize(static_cast<size_t>(m * ld));
+    for (int64_t i = 0; i < m; ++i) std::memcpy(scratch_a.data() + i * ld, a + i * n, sizeof(float) * n);
+    sddmm_csr(z, b, Columns{scratch_a.data(), nullptr, nullptr, ld, n, 1}, pz, false, m, n, p);
     return;
   }
-  scratch_b.resize(static_cast<size_t>(n * p));
+  scratch_b.resize(static_cast<size_t>(ld * p));
   for (int64_t k = 0; k < n; ++k) {
-    for (int64_t j = 0; j < p; ++j) scratch_b[j * n + k] = b[k * p + j];
+    for (int64_t j = 0; j < p; ++j) scratch_b[j * ld + k] = b[k * p + j];
   }
-  sddmm_csr(z, a, Columns::dense(scratch_b.data(), n), pz, true, m, n, p);
+  sddmm_csr(z, a, Columns{scratch_b.data(), nullptr, nullptr, ld, n, 1}, pz, true, m, n, p);
 }
 
 void spmm_left_direct(float* z, const float* a, const SparsePattern& pa, const Columns& b, int64_t m, int64_t n) {

@@ -51,10 +51,12 @@ bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
 }
 
 // {300, 900, 10}: the sampled product's streams exceed its cache slice (k runs in two passes);
-// {64, 40, 24}: z's rows hold 8 live entries or more at density 0.5, the by-row order; {4, 0, 5}: no k.
+// {64, 40, 24}: z's rows hold 8 live entries or more at density 0.5, the by-row order; {4, 0, 5}: no k;
+// {40, 256, 24} and {300, 1024, 16}: rows a multiple of 1 KB long, the sampled product's streams copied
+// to a wider stride (by column; by row).
 const int64_t kShapes[][3] = {{1, 1, 1},      {3, 7, 5},      {6, 9, 32},    {7, 13, 70},  {16, 9, 784},
                               {32, 144, 196}, {100, 784, 32}, {32, 400, 400}, {10, 100, 33}, {5, 600, 17},
-                              {40, 30, 130},  {300, 900, 10}, {64, 40, 24},  {4, 0, 5}};
+                              {40, 30, 130},  {300, 900, 10}, {64, 40, 24},  {4, 0, 5},   {40, 256, 24}, {300, 1024, 16}};
 const double kDensities[] = {0.0, 0.05, 0.1, 0.25, 0.5, 0.9, 1.0};
 
 }  // namespace
