@@ -208,10 +208,8 @@ __attribute__((target("avx2"))) void sddmm_tile_avx2(float* sum, const EntryVect
                                                     int64_t k0, int64_t k1) {
   __m256 acc[NV];
   const float* s[NV][8];
-  const float* a[NV];
   for (int q = 0; q < NV; ++q) {
     acc[q] = _mm256_loadu_ps(sum + 8 * q);
-    a[q] = v[q].a;
     for (int e = 0; e < 8; ++e) s[q][e] = src.data + v[q].row[e];
   }
   const int64_t len = src.seg_len;
