@@ -6,6 +6,9 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "schedule.h"
 
@@ -170,32 +173,83 @@ void tdm_update_layer(float* weights, const float* g_prev, int64_t n, int64_t ch
 
 namespace {
 
-/// |g| as an integer in the order DGM ranks it: NaN 0 (below every number), else its float bits + 1
-/// (|g| >= 0, whose bits grow with its value; fabs makes -0 and +0 one key).
-inline uint32_t grad_key(float g) {
-  const float a = std::fabs(g);
-  uint32_t bits;
-  std::memcpy(&bits, &a, sizeof bits);
-  return a == a ? bits + 1 : 0u;
-}
-
 constexpr uint32_t kDigit = (1u << 11) - 1;
+/// Units a 32-bit count of live ones covers at a time.
+constexpr int64_t kKeyChunk = int64_t{1} << 30;
 
 /// Counts of `keys` per 11-bit digit at `shift`, in four interleaved tables: keys crowd into few
 /// digits (the dead units' 0, |g| spanning few exponents), and one counter incremented back to back
-/// waits on its own store every time.
-std::array<uint32_t, kDigit + 1> digit_counts(const std::vector<uint32_t>& keys, int shift) {
+/// waits on its own store every time. A few keys (a later pass) count in one table: zeroing four
+/// would cost more than they save.
+std::array<uint32_t, kDigit + 1> digit_counts(const uint32_t* v, size_t size, int shift) {
+  std::array<uint32_t, kDigit + 1> hist{};
+  if (size < 4 * (kDigit + 1)) {
+    for (size_t i = 0; i < size; ++i) ++hist[(v[i] >> shift) & kDigit];
+    return hist;
+  }
   std::array<std::array<uint32_t, kDigit + 1>, 4> part{};
-  const uint32_t* v = keys.data();
-  const size_t size = keys.size();
   size_t i = 0;
   for (; i + 4 <= size; i += 4) {
     for (size_t c = 0; c < 4; ++c) ++part[c][(v[i + c] >> shift) & kDigit];
   }
   for (; i < size; ++i) ++part[0][(v[i] >> shift) & kDigit];
-  std::array<uint32_t, kDigit + 1> hist;
   for (uint32_t d = 0; d <= kDigit; ++d) hist[d] = part[0][d] + part[1][d] + part[2][d] + part[3][d];
   return hist;
+}
+
+/// The keys of `in` whose digit at `shift` is `d`, in order, to `out` (room for n keys); how many.
+/// Branch-free: the digit's share is too large to predict.
+size_t keep_digit_portable(const uint32_t* in, size_t n, int shift, uint32_t d, uint32_t* out) {
+  size_t j = 0;
+  for (size_t i = 0; i < n; ++i) {
+    out[j] = in[i];
+    j += ((in[i] >> shift) & kDigit) == d ? 1 : 0;
+  }
+  return j;
+}
+
+#if defined(__x86_64__)
+/// For each 8-bit lane mask, its lanes' indices packed to the front (a permutevar8x32 operand).
+struct PackedLanes {
+  alignas(32) int32_t lanes[256][8];
+  PackedLanes() {
+    for (int m = 0; m < 256; ++m) {
+      int j = 0;
+      for (int e = 0; e < 8; ++e) {
+        if (m & (1 << e)) lanes[m][j++] = e;
+      }
+      while (j < 8) lanes[m][j++] = 0;
+    }
+  }
+};
+
+/// keep_digit_portable eight keys at a time: compare, then the kept lanes packed by one permute and
+/// stored whole (the next store overwrites the unkept tail; j <= i keeps every store inside n).
+__attribute__((target("avx2,popcnt"))) size_t keep_digit_avx2(const uint32_t* in, size_t n, int shift, uint32_t d,
+                                                              uint32_t* out) {
+  static const PackedLanes packed;
+  const __m256i digit = _mm256_set1_epi32(static_cast<int>(d)), low = _mm256_set1_epi32(static_cast<int>(kDigit));
+  const __m128i count = _mm_cvtsi32_si128(shift);
+  size_t i = 0, j = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
+    const __m256i eq = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_srl_epi32(v, count), low), digit);
+    const int m = _mm256_movemask_ps(_mm256_castsi256_ps(eq));
+    const __m256i perm = _mm256_load_si256(reinterpret_cast<const __m256i*>(packed.lanes[m]));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j), _mm256_permutevar8x32_epi32(v, perm));
+    j += static_cast<size_t>(__builtin_popcount(static_cast<unsigned>(m)));
+  }
+  return j + keep_digit_portable(in + i, n - i, shift, d, out + j);
+}
+
+const bool kHasAvx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+#endif
+
+size_t keep_digit(const uint32_t* in, size_t n, int shift, uint32_t d, uint32_t* out) {
+#if defined(__x86_64__)
+  if (kHasAvx2) return keep_digit_avx2(in, n, shift, d, out);
+#endif
+  return keep_digit_portable(in, n, shift, d, out);
 }
 
 /// The k-th largest key, how many keys are larger and how many equal it.
@@ -210,24 +264,21 @@ struct Threshold {
 Threshold kth_largest(const std::vector<uint32_t>& keys, std::vector<uint32_t>* equal, std::vector<uint32_t>* spare,
                       int64_t k) {
   int64_t above = 0;
-  const std::vector<uint32_t>* in = &keys;
-  std::vector<uint32_t>* out = equal;
+  const uint32_t* in = keys.data();
+  size_t size = keys.size();
+  for (std::vector<uint32_t>* buf : {equal, spare}) {
+    if (buf->size() < size) buf->resize(size);  // grown once, never shrunk: no zeroing per refresh
+  }
+  uint32_t* out = equal->data();
   for (int s : {22, 11, 0}) {
-    const auto hist = digit_counts(*in, s);
+    const auto hist = digit_counts(in, size, s);
     uint32_t d = kDigit;
     while (above + hist[d] < k) above += hist[d--];
-    out->resize(in->size());
-    uint32_t* o = out->data();
-    size_t j = 0;
-    for (uint32_t v : *in) {  // branch-free: the digit's share is too large to predict
-      o[j] = v;
-      j += ((v >> s) & kDigit) == d ? 1 : 0;
-    }
-    out->resize(j);
+    size = keep_digit(in, size, s, d, out);
     in = out;
-    out = out == equal ? spare : equal;
+    out = out == equal->data() ? spare->data() : equal->data();
   }
-  return {in->front(), above, static_cast<int64_t>(in->size())};
+  return {in[0], above, static_cast<int64_t>(size)};
 }
 
 }  // namespace
@@ -235,17 +286,26 @@ Threshold kth_largest(const std::vector<uint32_t>& keys, std::vector<uint32_t>* 
 void dgm_layer_mask(const float* grad, const float* live, int64_t n, double ratio, std::vector<uint8_t>* mask,
                     DgmScratch* scratch) {
   // stable_top_k's threshold rule on integer keys: the keep-th largest key t, every unit above t,
-  // then the lowest-index units equal to t. A dead unit's key is 0 and a live one's grad_key + 1,
-  // so every live unit ranks above every dead one and keep <= n_live never reaches a dead unit;
-  // the passes over the layer are branch-free loops (which units are live is not predictable).
+  // then the lowest-index units equal to t. A dead unit's key is 0; a live one's is 1 when g is NaN
+  // (below every number), else |g|'s float bits + 2 (|g| >= 0, whose bits grow with its value; -0
+  // and +0 one key). So every live unit ranks above every dead one and keep <= n_live never reaches
+  // a dead unit; the passes over the layer are branch-free loops (which units are live is not
+  // predictable) on 32-bit lanes, so they vectorize.
   std::vector<uint32_t>& keys = scratch->keys;
   keys.resize(static_cast<size_t>(n));
   uint32_t* key = keys.data();
   int64_t n_live = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    const uint32_t on = live[i] != 0.0f ? 1 : 0;
-    key[i] = (grad_key(grad[i]) + 1) & (0u - on);
-    n_live += on;
+  for (int64_t i0 = 0; i0 < n; i0 += kKeyChunk) {
+    uint32_t on_count = 0;
+    for (int64_t i = i0, i1 = std::min(n, i0 + kKeyChunk); i < i1; ++i) {
+      uint32_t bits;
+      std::memcpy(&bits, grad + i, sizeof bits);
+      const uint32_t a = bits & 0x7fffffffu;  // |g|'s bits; above +inf's a NaN
+      const uint32_t on = live[i] != 0.0f ? ~0u : 0u;
+      key[i] = (a > 0x7f800000u ? 1u : a + 2u) & on;
+      on_count += on & 1u;
+    }
+    n_live += on_count;
   }
   const int64_t keep = n_live - static_cast<int64_t>(std::nearbyint(ratio * static_cast<double>(n_live)));
   mask->resize(static_cast<size_t>(n));

@@ -93,6 +93,40 @@ TEST(dgm_mask_keeps_largest_live_gradients) {
   CHECK(m == std::vector<uint8_t>({0, 1, 1, 1, 0, 0}));  // |g| 2, 1, 1 (tie kept by index), dead unit 4 never
 }
 
+// The definition, stable_top_k's rule over live units by double(|g|), NaN below every number, against
+// the radix select on layers across its paths: one and four count tables, a vector tail, heavy ties
+// (few distinct values), NaN, -0 and +0, every unit live or none.
+TEST(dgm_mask_equals_a_stable_sort_of_live_gradients) {
+  Stream s(9, Purpose::kEpoch, 1, 0);
+  const float specials[] = {0.0f, -0.0f, std::nanf(""), 1.0f, -1.0f, 2.5e-3f, -2.5e-3f, 1e-30f};
+  for (int64_t n : {1, 7, 8, 13, 300, 8191, 8192, 20003}) {
+    for (int kind = 0; kind < 4; ++kind) {
+      std::vector<float> g(static_cast<size_t>(n)), live(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) {
+        const uint64_t r = s.next();
+        const float v = static_cast<float>(static_cast<double>(r >> 40) / 16777216.0 - 0.5) * 1e-2f;
+        g[i] = kind == 1 ? specials[r % 8] : kind == 2 ? static_cast<float>(r % 5) : v;
+        live[i] = kind == 3 ? 1.0f : (r >> 8) % 3 != 0 ? 1.0f : 0.0f;
+      }
+      for (double ratio : {0.0, 0.2, 0.5, 1.0}) {
+        std::vector<int64_t> order;
+        for (int64_t i = 0; i < n; ++i) {
+          if (live[i] != 0.0f) order.push_back(i);
+        }
+        const auto score = [&](int64_t i) { return std::isnan(g[i]) ? -1.0 : std::fabs(static_cast<double>(g[i])); };
+        std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return score(a) > score(b); });
+        const auto n_live = static_cast<int64_t>(order.size());
+        const int64_t keep = n_live - static_cast<int64_t>(std::nearbyint(ratio * static_cast<double>(n_live)));
+        std::vector<uint8_t> want(static_cast<size_t>(n), 0), got;
+        for (int64_t r = 0; r < keep; ++r) want[order[r]] = 1;
+        DgmScratch scratch;
+        dgm_layer_mask(g.data(), live.data(), n, ratio, &got, &scratch);
+        CHECK(got == want);
+      }
+    }
+  }
+}
+
 TEST(tdm_update_drops_grows_and_zeroes) {
   std::vector<float> w = {0.1f, -0.9f, 0.5f, 0.0f, 0.0f, 0.3f, 0.0f, 0.0f};
   std::vector<float> live = {1, 1, 1, 0, 0, 1, 0, 0};
