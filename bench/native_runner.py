@@ -40,6 +40,7 @@ from results_io import command_line, shared_host, write_results_json, write_sect
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = ("mlp", "small_cnn")
 GOAL_STEP = "<= 1.05"
+GOAL_SPARCL_STEP = "<= 1.10"   # SparCL's own work (masks, TDM, DDR, DGM) on top of its forward_backward
 GOAL_START = "<= 0.2"
 TRAIN_PER_CLASS, TEST_PER_CLASS = 120, 20
 
@@ -190,7 +191,7 @@ def measure(model: str, binary: Path, work: Path, rounds: int, epochs: int) -> l
         rows.append({"name": model, "metric": f"session_forward_backward_ms_{kind}", "value": round(med(fb_ms[kind]), 4),
                      "unit": "ms", "goal": None})
         rows.append({"name": model, "metric": f"runner_step_vs_bare_forward_backward_{kind}",
-                     "value": round(med(ratio[kind]), 3), "unit": "x", "goal": GOAL_STEP if kind == "dense" else None,
+                     "value": round(med(ratio[kind]), 3), "unit": "x", "goal": {"dense": GOAL_STEP, "sparcl": GOAL_SPARCL_STEP}.get(kind),
                      "per_round": [round(v, 3) for v in ratio[kind]]})
     for part, v in work.items():
         rows.append({"name": model, "metric": f"runner_work_us_dense_{part}", "value": round(med(v), 2), "unit": "us",
@@ -208,7 +209,7 @@ def markdown(command: str, rows: list[dict], env: str) -> str:
     lines = ["## The session runner around the program (bench/native_runner.py)", "", f"`{command}`", "", env, "",
              "| model | bench-step forward_backward (ms) | in-session forward_backward dense / swap / SparCL (ms) | "
              "runner step dense / swap / SparCL (ms) | "
-             "step / forward_backward: dense (goal <= 1.05) / swap / SparCL | session start (s, goal <= 0.2) | "
+             "step / forward_backward: dense (goal <= 1.05) / swap / SparCL (goal <= 1.10) | session start (s, goal <= 0.2) | "
              "served start (s) |",
              "|---|---|---|---|---|---|---|"]
     for m in models:
