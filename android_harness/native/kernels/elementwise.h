@@ -13,7 +13,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 
 #include <executorch/runtime/kernel/kernel_includes.h>
 

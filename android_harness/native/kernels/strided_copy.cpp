@@ -69,7 +69,6 @@ inline void transpose_4x4_floats(const char* src, char* dst, int64_t i, int64_t 
 /** out [rows, cols] = the input plane at `src` whose (i, j) element is src[i + j * stride], in 8 x 8 tiles:
  * a tile's reads and writes each stay within eight cache lines (row by row, the reads of one output
  * row would touch `cols` lines); a whole tile of floats moves through registers in 4 x 4 blocks. */
-
 template <size_t E>
 void transpose_plane(const char* src, char* dst, int64_t rows, int64_t cols, int64_t stride) {
   constexpr int64_t kTile = 8;
