@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -19,6 +20,7 @@ constexpr char kMagic[4] = {'E', 'C', 'R', '1'};
 constexpr int64_t kHead = 8;   // magic + crc
 constexpr int64_t kMeta = 12;  // sample_id i64 + label i32
 const char* kFormatFile = "store.json";
+constexpr int64_t kChunkBytes = 64 << 10;  // records written per write(2) at most, whole
 
 OrderedJson format_json(const RecordFormat& fmt) {
   OrderedJson j = OrderedJson::object();
@@ -165,18 +167,17 @@ Result<int> StorageTier::read_fd(int64_t label) const {
   return fd;
 }
 
-Result<int64_t> StorageTier::append(const std::vector<int64_t>& ids, const float* x,
-                                    const std::vector<int64_t>& labels, const float* logits) {
+Result<int64_t> StorageTier::append(const std::vector<RecordSource>& samples) {
   if (read_only_) {
     return Error(ErrorCode::InvalidState, "replay store " + root_ + " is open read-only (profiling session)");
   }
-  if (fmt_.n_logits > 0 && logits == nullptr) {
-    return Error(ErrorCode::InvalidArgument, "replay store " + root_ + " keeps logits (DER++); append() got none");
-  }
   std::vector<size_t> keep;
   std::set<int64_t> batch;
-  for (size_t i = 0; i < ids.size(); ++i) {
-    if (!ids_.count(ids[i]) && batch.insert(ids[i]).second) keep.push_back(i);
+  for (size_t i = 0; i < samples.size(); ++i) {
+    if (fmt_.n_logits > 0 && samples[i].logits == nullptr) {
+      return Error(ErrorCode::InvalidArgument, "replay store " + root_ + " keeps logits (DER++); append() got none");
+    }
+    if (!ids_.count(samples[i].sample_id) && batch.insert(samples[i].sample_id).second) keep.push_back(i);
   }
   if (keep.empty()) return int64_t{0};
   const int64_t size = fmt_.record_size(), xn = fmt_.x_numel(), nl = fmt_.n_logits;
@@ -187,30 +188,37 @@ Result<int64_t> StorageTier::append(const std::vector<int64_t>& ids, const float
                      " bytes used in " + root_ + ", " + std::to_string(keep.size()) + " more samples need " +
                      std::to_string(need) + " bytes (raise replay.storage_budget_mb)");
   }
-  std::map<int64_t, std::string> by_label;
-  for (size_t i : keep) {
-    std::string rec(static_cast<size_t>(size), '\0');
-    const int32_t lab = static_cast<int32_t>(labels[i]);
-    std::memcpy(&rec[0], kMagic, 4);
-    std::memcpy(&rec[kHead], &ids[i], 8);
-    std::memcpy(&rec[kHead + 8], &lab, 4);
-    std::memcpy(&rec[kHead + kMeta], x + i * xn, static_cast<size_t>(4 * xn));
-    if (nl > 0) std::memcpy(&rec[kHead + kMeta + 4 * xn], logits + i * nl, static_cast<size_t>(4 * nl));
-    const uint32_t crc = crc32(rec.data() + kHead, static_cast<size_t>(size - kHead));
-    std::memcpy(&rec[4], &crc, 4);
-    by_label[labels[i]] += rec;
-  }
-  for (const auto& [label, recs] : by_label) {
+  std::map<int64_t, std::vector<size_t>> by_label;
+  for (size_t i : keep) by_label[samples[i].label].push_back(i);
+  const size_t per_chunk = static_cast<size_t>(std::max<int64_t>(1, kChunkBytes / size));
+  std::vector<char> chunk;
+  for (const auto& [label, rows] : by_label) {
     auto fd = write_fd(label);
     if (!fd.ok()) return fd.error();
-    EDGECL_RETURN_IF_ERROR(append_whole(*fd, class_file(label), recs.data(), recs.size()));  // whole records
     auto& offsets = offsets_[label];
     int64_t& end = ends_[label];
-    for (size_t j = 0; j < recs.size() / static_cast<size_t>(size); ++j) offsets.push_back(end + j * size);
-    end += static_cast<int64_t>(recs.size());
+    for (size_t first = 0; first < rows.size(); first += per_chunk) {
+      const size_t n = std::min(per_chunk, rows.size() - first);
+      chunk.resize(n * static_cast<size_t>(size));
+      for (size_t k = 0; k < n; ++k) {
+        const RecordSource& r = samples[rows[first + k]];
+        char* rec = chunk.data() + k * static_cast<size_t>(size);
+        const int32_t lab = static_cast<int32_t>(r.label);
+        std::memcpy(rec, kMagic, 4);
+        std::memcpy(rec + kHead, &r.sample_id, 8);
+        std::memcpy(rec + kHead + 8, &lab, 4);
+        std::memcpy(rec + kHead + kMeta, r.x, static_cast<size_t>(4 * xn));
+        if (nl > 0) std::memcpy(rec + kHead + kMeta + 4 * xn, r.logits, static_cast<size_t>(4 * nl));
+        const uint32_t crc = crc32(rec + kHead, static_cast<size_t>(size - kHead));
+        std::memcpy(rec + 4, &crc, 4);
+      }
+      EDGECL_RETURN_IF_ERROR(append_whole(*fd, class_file(label), chunk.data(), chunk.size()));  // whole records
+      for (size_t k = 0; k < n; ++k) offsets.push_back(end + static_cast<int64_t>(k) * size);
+      end += static_cast<int64_t>(chunk.size());
+    }
     dirty_.insert(label);
   }
-  for (size_t i : keep) ids_.insert(ids[i]);
+  for (size_t i : keep) ids_.insert(samples[i].sample_id);
   return static_cast<int64_t>(keep.size());
 }
 

@@ -37,6 +37,15 @@ struct RecordFormat {
   int64_t record_size() const;
 };
 
+/// One sample to append, read where it lies: `x` holds x_numel floats, `logits` n_logits floats
+/// (null when the store keeps none).
+struct RecordSource {
+  int64_t sample_id = 0;
+  int64_t label = 0;
+  const float* x = nullptr;
+  const float* logits = nullptr;
+};
+
 /// One record read back.
 struct StoredSample {
   int64_t sample_id = 0;
@@ -70,10 +79,10 @@ class StorageTier final {
   /// Byte end of each class file (what a checkpoint records).
   std::map<int64_t, int64_t> position() const { return ends_; }
 
-  /// Append the samples whose id is not stored yet (x: n * x_numel, logits: n * n_logits or
-  /// empty when the store keeps none); returns how many were written (not yet committed).
-  Result<int64_t> append(const std::vector<int64_t>& ids, const float* x, const std::vector<int64_t>& labels,
-                         const float* logits);
+  /// Append the samples whose id is not stored yet, each class's records in the order given, written
+  /// in chunks of at most 64 KiB (a task's whole stream buffer is never copied); returns how many
+  /// were written (not yet committed). Over the budget, nothing is written.
+  Result<int64_t> append(const std::vector<RecordSource>& samples);
   /// fsync every class file appended to since the last commit.
   Error commit();
   /// Cut every class file back to `position` (missing classes: 0 bytes) and rebuild the index.

@@ -30,17 +30,13 @@ Error Session::finish_task(int64_t task) {
   EDGECL_RETURN_IF_ERROR(apply_swap());
   if (spec_.kind == SessionKind::kTask) {
     phase_ = "storage";
-    std::vector<int64_t> ids, labels;
-    std::vector<float> x, logits;
-    const int64_t nl = sb_.data.n_logits;
+    std::vector<RecordSource> rows;
     for (int64_t r = 0; r < sb_.size(); ++r) {
       if (ddr_.removed[r] && !spec_.sparcl.ddr_store_removed) continue;
-      ids.push_back(sb_.data.ids[r]);
-      labels.push_back(sb_.data.y[r]);
-      x.insert(x.end(), sb_.data.x_row(r), sb_.data.x_row(r) + numel_);
-      if (nl > 0) logits.insert(logits.end(), sb_.data.logits_row(r), sb_.data.logits_row(r) + nl);
+      rows.push_back({sb_.data.ids[r], sb_.data.y[r], sb_.data.x_row(r),
+                      sb_.data.n_logits > 0 ? sb_.data.logits_row(r) : nullptr});
     }
-    auto n = storage_->append(ids, x.data(), labels, nl > 0 ? logits.data() : nullptr);
+    auto n = storage_->append(rows);
     if (!n.ok()) return n.error();
     EDGECL_RETURN_IF_ERROR(storage_->commit());
   }

@@ -111,16 +111,17 @@ int replay_writer(const Args& a) {
   int64_t next = std::atoll(a[1].c_str());
   while (true) {
     const int64_t count = 1 + static_cast<int64_t>(rnd(8));
-    std::vector<int64_t> ids, labels;
+    std::vector<int64_t> ids;
     std::vector<float> x, logits;
     for (int64_t id = next; id < next + count; ++id) {
       ids.push_back(id);
-      labels.push_back(id % 4);
       for (int i = 0; i < 15; ++i) x.push_back(static_cast<float>(static_cast<double>(id) * 0.001) + static_cast<float>(i));
       for (int i = 0; i < 4; ++i) logits.push_back(static_cast<float>(id + i));
     }
+    std::vector<RecordSource> rows;
+    for (int64_t k = 0; k < count; ++k) rows.push_back({next + k, (next + k) % 4, x.data() + 15 * k, logits.data() + 4 * k});
     next += count;
-    auto n = (*store)->append(ids, x.data(), labels, logits.data());
+    auto n = (*store)->append(rows);
     if (!n.ok()) return fail(n.error());
     const Error c = (*store)->commit();
     if (!c.ok()) return fail(c);
