@@ -32,9 +32,12 @@ export EDGECL_SKTIME_DATA=$PWD/.venv/share/sktime_data
 PYTEST=(.venv/bin/python -m pytest -q -p no:cacheprovider --durations=25)
 if [ $# -gt 0 ]; then exec "${PYTEST[@]}" "$@"; fi
 # host tests on up to 4 cores (a file's tests stay on one worker: module fixtures are built once);
-# device tests one at a time, as they share virtual phones and measure time and energy. Both always run.
+# device tests the same way against virtual phones (each worker starts its own phones behind its own
+# adb server), or one at a time on the one real phone ANDROID_SERIAL names. Both always run.
 workers=$(( $(nproc) < 4 ? $(nproc) : 4 ))
+device_workers=$workers
+if [ -n "${ANDROID_SERIAL:-}" ]; then device_workers=0; fi
 rc=0
 "${PYTEST[@]}" -n "$workers" --dist loadfile tests || rc=$?
-"${PYTEST[@]}" device_tests || rc=$((rc ? rc : $?))
+"${PYTEST[@]}" -n "$device_workers" --dist loadfile device_tests || rc=$((rc ? rc : $?))
 exit $rc
