@@ -7,8 +7,9 @@
 #include <immintrin.h>
 #endif
 
-#include "matmul.h"
+#include "cpu_features.h"
 #include "float_vectors.h"
+#include "matmul.h"
 
 namespace edgecl {
 namespace kernels {
@@ -242,8 +243,6 @@ __attribute__((target("avx2"))) void sddmm_tile_avx2(float* sum, const EntryVect
   }
   for (int q = 0; q < NV; ++q) _mm256_storeu_ps(sum + 8 * q, acc[q]);
 }
-
-const bool kHasAvx2 = __builtin_cpu_supports("avx2");
 #endif
 
 /// Entry vectors a tile holds (two to four measured alike: the streams' transposes bound the kernel).

@@ -10,6 +10,7 @@
 #include <immintrin.h>
 #endif
 
+#include "cpu_features.h"
 #include "schedule.h"
 
 namespace edgecl {
@@ -242,12 +243,11 @@ __attribute__((target("avx2,popcnt"))) size_t keep_digit_avx2(const uint32_t* in
   return j + keep_digit_portable(in + i, n - i, shift, d, out + j);
 }
 
-const bool kHasAvx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
 #endif
 
 size_t keep_digit(const uint32_t* in, size_t n, int shift, uint32_t d, uint32_t* out) {
 #if defined(__x86_64__)
-  if (kHasAvx2) return keep_digit_avx2(in, n, shift, d, out);
+  if (kernels::kHasAvx2) return keep_digit_avx2(in, n, shift, d, out);
 #endif
   return keep_digit_portable(in, n, shift, d, out);
 }
